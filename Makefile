@@ -1,0 +1,72 @@
+# lazy-cpython: CPython 3.13.5 with PEP 690 lazy imports, as a patch set.
+# Named steps only; the logic lives in Tools/lazy/.
+
+BUILD    := build
+SRC      := $(BUILD)/src
+PRISTINE := $(BUILD)/pristine
+LAZY     := $(BUILD)/lazy
+VANILLA  := $(BUILD)/vanilla
+VENV     := $(BUILD)/venv
+PY_LAZY  := $(LAZY)/python
+PY_VANILLA := $(VANILLA)/python
+T        := Tools/lazy
+export CPYTHON_TARBALL
+
+.PHONY: all deps fetch src patches check-patches build vanilla demo test \
+	test-pytest test-regrtest test-stdlib venv clean distclean help
+
+all: build
+
+help:
+	@echo "make demo           build what is missing, run the demo eager vs -L"
+	@echo "make test           build what is missing, run every test suite"
+	@echo "make build          patched interpreter at $(PY_LAZY)"
+	@echo "make vanilla        unpatched baseline at $(PY_VANILLA)"
+	@echo "make src            patch-queue tree at $(SRC) (git: upstream + one commit per patch)"
+	@echo "make patches        export $(SRC)'s commits back into patches/"
+	@echo "make check-patches  verify the patch queue round-trips byte for byte"
+
+deps:
+	@sh $(T)/deps.sh
+
+fetch:
+	@sh $(T)/fetch.sh
+
+$(SRC)/.git:
+	@sh $(T)/src.sh $(SRC)
+
+src: $(SRC)/.git
+
+$(PRISTINE)/configure:
+	@sh $(T)/fetch.sh >/dev/null
+	@rm -rf $(PRISTINE) && mkdir -p $(PRISTINE)
+	@tar -xf $(BUILD)/$$(. ./UPSTREAM && echo $$TARBALL) -C $(PRISTINE) --strip-components=1
+
+patches:
+	@sh $(T)/export-patches.sh $(SRC) patches
+
+check-patches:
+	@sh $(T)/check-patches.sh
+
+build: deps src
+	@sh $(T)/build.sh $(SRC) $(LAZY)
+
+vanilla: deps $(PRISTINE)/configure
+	@sh $(T)/build.sh $(PRISTINE) $(VANILLA)
+
+$(VENV)/.ok: $(PY_LAZY) requirements-test.txt
+	@sh $(T)/venv.sh $(PY_LAZY) $(VENV) requirements-test.txt
+
+venv: build $(VENV)/.ok
+
+demo: build vanilla
+	@$(PY_VANILLA) $(T)/demo.py --lazy $(PY_LAZY) --vanilla $(PY_VANILLA)
+
+test: build venv check-patches
+	@sh $(T)/test.sh
+
+clean:
+	rm -rf $(LAZY) $(VANILLA) $(VENV) $(BUILD)/reports
+
+distclean:
+	rm -rf $(BUILD)

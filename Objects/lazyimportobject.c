@@ -1,0 +1,576 @@
+/* Lazy import objects (PEP 690). */
+
+#include "Python.h"
+#include "pycore_ceval.h"         // _PyEval_ImportName()
+#include "pycore_dict.h"          // _PyDict_SetLazyItem()
+#include "pycore_import.h"        // _PyImport_GetLazyStack()
+#include "pycore_lazyimport.h"
+#include "pycore_long.h"          // _PyLong_GetZero()
+#include "pycore_object.h"        // _PyObject_GC_TRACK()
+#include "pycore_pyerrors.h"      // _PyErr_Occurred()
+#include "pycore_traceback.h"     // _PyTraceback_Add()
+
+#ifdef Py_GIL_DISABLED
+   /* Resolution relies on the GIL to make "resolve then store back" look
+      atomic to other threads, and on thread identity to detect cycles. */
+#  error "lazy imports (PEP 690) do not support the free-threaded build yet"
+#endif
+
+#define LAZY(op) ((PyLazyImportObject *)(op))
+
+PyObject *
+_PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
+                  PyObject *level, PyObject *globals, PyObject *locals,
+                  PyObject *builtins, PyObject *code, int addr)
+{
+    PyLazyImportObject *lz = PyObject_GC_New(PyLazyImportObject,
+                                             &_PyLazyImport_Type);
+    if (lz == NULL) {
+        return NULL;
+    }
+    lz->lz_name = Py_NewRef(name);
+    lz->lz_fullname = Py_NewRef(fullname);
+    lz->lz_fromlist = Py_NewRef(fromlist);
+    lz->lz_level = Py_NewRef(level);
+    lz->lz_parent = NULL;
+    lz->lz_globals = Py_XNewRef(globals);
+    lz->lz_locals = Py_XNewRef(locals);
+    lz->lz_builtins = Py_XNewRef(builtins);
+    lz->lz_pending = NULL;
+    lz->lz_code = Py_XNewRef(code);
+    lz->lz_addr = addr;
+    lz->lz_submodule = 0;
+    lz->lz_value = NULL;
+    _PyObject_GC_TRACK(lz);
+    return (PyObject *)lz;
+}
+
+/* The absolute name of what resolving 'lz' gives: "import a.b" gives the
+   top-level package "a". */
+static PyObject *
+value_name(PyLazyImportObject *lz)
+{
+    if (lz->lz_parent == NULL && !lz->lz_submodule
+        && lz->lz_fromlist == Py_None)
+    {
+        Py_ssize_t len = PyUnicode_GET_LENGTH(lz->lz_fullname);
+        Py_ssize_t dot = PyUnicode_FindChar(lz->lz_fullname, '.', 0, len, 1);
+        if (dot == -2) {
+            return NULL;
+        }
+        if (dot >= 0) {
+            return PyUnicode_Substring(lz->lz_fullname, 0, dot);
+        }
+    }
+    return Py_NewRef(lz->lz_fullname);
+}
+
+PyObject *
+_PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
+{
+    assert(PyLazyImport_CheckExact(parent));
+    PyLazyImportObject *p = LAZY(parent);
+    PyObject *base = value_name(p);
+    if (base == NULL) {
+        return NULL;
+    }
+    PyObject *fullname;
+    if (PyUnicode_GET_LENGTH(base) == 0) {
+        fullname = Py_NewRef(name);
+    }
+    else {
+        fullname = PyUnicode_FromFormat("%U.%U", base, name);
+    }
+    Py_DECREF(base);
+    if (fullname == NULL) {
+        return NULL;
+    }
+    PyObject *lz = _PyLazyImport_New(name, fullname, Py_None, p->lz_level,
+                                     p->lz_globals, p->lz_locals,
+                                     p->lz_builtins, p->lz_code, p->lz_addr);
+    Py_DECREF(fullname);
+    if (lz != NULL) {
+        LAZY(lz)->lz_parent = Py_NewRef(parent);
+    }
+    return lz;
+}
+
+int
+_PyLazyImport_MergePending(PyObject *lazy, PyObject *previous)
+{
+    PyLazyImportObject *lz = LAZY(lazy), *prev = LAZY(previous);
+    assert(lz->lz_parent == NULL && lz->lz_fromlist == Py_None);
+    if (prev->lz_parent != NULL || prev->lz_submodule
+        || prev->lz_fromlist != Py_None || prev->lz_value != NULL)
+    {
+        return 0;
+    }
+    PyObject *names = PyList_New(0);
+    if (names == NULL) {
+        return -1;
+    }
+    if (prev->lz_pending != NULL) {
+        if (PyList_SetSlice(names, 0, 0, prev->lz_pending) < 0) {
+            goto error;
+        }
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(prev->lz_fullname);
+    Py_ssize_t dot = PyUnicode_FindChar(prev->lz_fullname, '.', 0, len, 1);
+    if (dot == -2) {
+        goto error;
+    }
+    if (dot >= 0 && PyList_Append(names, prev->lz_fullname) < 0) {
+        goto error;
+    }
+    if (PyList_GET_SIZE(names) == 0) {
+        Py_DECREF(names);
+        return 0;
+    }
+    Py_XSETREF(lz->lz_pending, names);
+    return 0;
+
+error:
+    Py_DECREF(names);
+    return -1;
+}
+
+/* Make the submodule 'fullname' of the package 'pkgname' reachable as an
+   attribute, without importing it: install a lazy submodule import in the
+   package's dict, unless the package already has an attribute of that
+   name (a package's own attributes are never clobbered). */
+static int
+install_submodule(PyLazyImportObject *origin, PyObject *pkgname,
+                  PyObject *fullname)
+{
+    Py_ssize_t plen = PyUnicode_GET_LENGTH(pkgname);
+    Py_ssize_t flen = PyUnicode_GET_LENGTH(fullname);
+    if (flen <= plen + 1
+        || PyUnicode_Tailmatch(fullname, pkgname, 0, plen, -1) != 1
+        || PyUnicode_READ_CHAR(fullname, plen) != '.')
+    {
+        return 0;
+    }
+    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', plen + 1, flen, 1);
+    if (dot == -2) {
+        return -1;
+    }
+    PyObject *childname = PyUnicode_Substring(fullname, 0,
+                                              dot >= 0 ? dot : flen);
+    if (childname == NULL) {
+        return -1;
+    }
+    int rc = -1;
+    PyObject *child = NULL, *pkg = NULL, *dict = NULL, *lz = NULL;
+    PyObject *mod = PyImport_GetModule(childname);
+    if (mod != NULL) {
+        /* Already imported: the import system set the attribute. */
+        rc = dot >= 0 ? install_submodule(origin, childname, fullname) : 0;
+        Py_DECREF(mod);
+        goto done;
+    }
+    if (PyErr_Occurred()) {
+        goto done;
+    }
+    pkg = PyImport_GetModule(pkgname);
+    if (pkg == NULL || !PyModule_Check(pkg)) {
+        rc = PyErr_Occurred() ? -1 : 0;
+        goto done;
+    }
+    dict = Py_NewRef(PyModule_GetDict(pkg));
+    child = PyUnicode_Substring(childname, plen + 1,
+                                PyUnicode_GET_LENGTH(childname));
+    if (child == NULL) {
+        goto done;
+    }
+    PyObject *existing;
+    if (_PyDict_GetItemRefNoResolve(dict, child, &existing) < 0) {
+        goto done;
+    }
+    if (existing != NULL) {
+        /* Never clobber; but a pending lazy submodule can take more. */
+        rc = 0;
+        if (dot >= 0 && PyLazyImport_CheckExact(existing)
+            && LAZY(existing)->lz_submodule
+            && LAZY(existing)->lz_value == NULL)
+        {
+            PyLazyImportObject *sub = LAZY(existing);
+            if (sub->lz_pending == NULL) {
+                sub->lz_pending = PyList_New(0);
+            }
+            if (sub->lz_pending == NULL
+                || PyList_Append(sub->lz_pending, fullname) < 0)
+            {
+                rc = -1;
+            }
+        }
+        Py_DECREF(existing);
+        goto done;
+    }
+    lz = _PyLazyImport_New(childname, childname, Py_None, _PyLong_GetZero(),
+                           origin->lz_globals, origin->lz_locals,
+                           origin->lz_builtins, origin->lz_code,
+                           origin->lz_addr);
+    if (lz == NULL) {
+        goto done;
+    }
+    LAZY(lz)->lz_submodule = 1;
+    if (dot >= 0) {
+        LAZY(lz)->lz_pending = PyList_New(1);
+        if (LAZY(lz)->lz_pending == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(LAZY(lz)->lz_pending, 0, Py_NewRef(fullname));
+    }
+    rc = _PyDict_SetLazyItem(dict, child, lz);
+
+done:
+    Py_XDECREF(lz);
+    Py_XDECREF(child);
+    Py_XDECREF(dict);
+    Py_XDECREF(pkg);
+    Py_DECREF(childname);
+    return rc;
+}
+
+/* After the package 'pkgname' was imported for 'lz', make the submodules
+   named by lz (and by the earlier imports merged into it) reachable. */
+static int
+install_pending(PyLazyImportObject *lz, PyObject *pkgname)
+{
+    int rc = install_submodule(lz, pkgname, lz->lz_fullname);
+    if (rc < 0 || lz->lz_pending == NULL) {
+        return rc;
+    }
+    PyObject *pending = Py_NewRef(lz->lz_pending);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pending); i++) {
+        rc = install_submodule(lz, pkgname, PyList_GET_ITEM(pending, i));
+        if (rc < 0) {
+            break;
+        }
+    }
+    Py_DECREF(pending);
+    return rc;
+}
+
+static PyObject *
+import_module(PyLazyImportObject *lz, PyObject *name, PyObject *fromlist)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *builtins = lz->lz_builtins;
+    if (builtins == NULL) {
+        builtins = tstate->interp->builtins;
+    }
+    return _PyEval_ImportName(tstate, builtins, lz->lz_globals,
+                              lz->lz_locals ? lz->lz_locals : Py_None,
+                              name, fromlist, lz->lz_level);
+}
+
+static PyObject *
+resolve(PyLazyImportObject *lz)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *res;
+    if (lz->lz_parent == NULL && lz->lz_submodule) {
+        /* A submodule attribute: import it, return the submodule. */
+        res = import_module(lz, lz->lz_name, Py_None);
+        if (res != NULL) {
+            Py_SETREF(res, PyImport_GetModule(lz->lz_name));
+            if (res == NULL && !_PyErr_Occurred(tstate)) {
+                PyErr_Format(PyExc_ModuleNotFoundError,
+                             "No module named %R", lz->lz_name);
+            }
+        }
+        if (res != NULL && install_pending(lz, lz->lz_name) < 0) {
+            Py_CLEAR(res);
+        }
+        return res;
+    }
+    if (lz->lz_parent == NULL) {
+        Py_ssize_t dot = PyUnicode_FindChar(
+            lz->lz_name, '.', 0, PyUnicode_GET_LENGTH(lz->lz_name), 1);
+        if (dot == -2) {
+            return NULL;
+        }
+        if (lz->lz_fromlist != Py_None
+            || (dot < 0 && lz->lz_pending == NULL))
+        {
+            return import_module(lz, lz->lz_name, lz->lz_fromlist);
+        }
+        /* "import a.b.c" binds "a": import just "a", and make a.b and a.b.c
+           lazy attributes, so that each submodule is imported when it is
+           first reached. */
+        PyObject *top = value_name(lz);
+        if (top == NULL) {
+            return NULL;
+        }
+        res = import_module(lz, top, Py_None);
+        if (res != NULL && install_pending(lz, top) < 0) {
+            Py_CLEAR(res);
+        }
+        Py_DECREF(top);
+        return res;
+    }
+    PyLazyImportObject *parent = LAZY(lz->lz_parent);
+    PyObject *from;
+    if (parent->lz_parent == NULL && !parent->lz_submodule
+        && parent->lz_fromlist != Py_None)
+    {
+        /* "from a import b, c": each name imports a with only its own
+           name in the fromlist, so that using b does not import a.c. */
+        PyObject *fromlist = PyTuple_Pack(1, lz->lz_name);
+        if (fromlist == NULL) {
+            return NULL;
+        }
+        from = import_module(parent, parent->lz_name, fromlist);
+        Py_DECREF(fromlist);
+    }
+    else {
+        from = _PyLazyImport_Resolve((PyObject *)parent);
+    }
+    if (from == NULL) {
+        return NULL;
+    }
+    res = _PyEval_ImportFrom(tstate, from, lz->lz_name);
+    Py_DECREF(from);
+    return res;
+}
+
+/* Attach where the import was deferred to the exception being raised: a
+   note, and a traceback entry showing the import statement. */
+static void
+add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
+{
+    PyObject *filename = NULL, *modname = NULL;
+    int lineno = -1;
+    if (lz->lz_code != NULL) {
+        PyCodeObject *code = (PyCodeObject *)lz->lz_code;
+        filename = code->co_filename;
+        lineno = PyCode_Addr2Line(code, lz->lz_addr);
+    }
+    if (lz->lz_globals != NULL && PyDict_Check(lz->lz_globals)) {
+        PyObject *exc = _PyErr_GetRaisedException(tstate);
+        if (PyDict_GetItemRef(lz->lz_globals, &_Py_ID(__name__),
+                              &modname) < 0)
+        {
+            PyErr_Clear();
+        }
+        _PyErr_SetRaisedException(tstate, exc);
+    }
+    PyObject *note;
+    if (filename != NULL) {
+        note = PyUnicode_FromFormat(
+            "lazy import of '%U' was deferred at %U:%d in module %R",
+            lz->lz_fullname, filename, lineno,
+            modname ? modname : Py_None);
+    }
+    else {
+        note = PyUnicode_FromFormat(
+            "lazy import of '%U' was deferred in module %R",
+            lz->lz_fullname, modname ? modname : Py_None);
+    }
+    Py_XDECREF(modname);
+    if (note == NULL) {
+        return;
+    }
+    PyObject *exc = _PyErr_GetRaisedException(tstate);
+    if (exc != NULL && PyExceptionInstance_Check(exc)) {
+        if (_PyException_AddNote(exc, note) < 0) {
+            PyErr_Clear();
+        }
+    }
+    _PyErr_SetRaisedException(tstate, exc);
+    Py_DECREF(note);
+    if (filename != NULL && lineno > 0) {
+        const char *cfile = PyUnicode_AsUTF8(filename);
+        const char *cfunc = PyUnicode_AsUTF8(
+            ((PyCodeObject *)lz->lz_code)->co_name);
+        if (cfile == NULL || cfunc == NULL) {
+            PyObject *exc = _PyErr_GetRaisedException(tstate);
+            PyErr_Clear();
+            _PyErr_SetRaisedException(tstate, exc);
+            return;
+        }
+        _PyTraceback_Add(cfunc, cfile, lineno);
+    }
+}
+
+static PyObject *
+cycle_error(PyObject *stack, PyLazyImportObject *lz)
+{
+    PyObject *names = PyList_New(0);
+    if (names == NULL) {
+        return NULL;
+    }
+    int found = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(stack); i++) {
+        PyObject *item = PyList_GET_ITEM(stack, i);
+        found |= (item == (PyObject *)lz);
+        if (found && PyList_Append(names, LAZY(item)->lz_fullname) < 0) {
+            goto done;
+        }
+    }
+    if (PyList_Append(names, lz->lz_fullname) < 0) {
+        goto done;
+    }
+    PyObject *sep = PyUnicode_FromString(" -> ");
+    if (sep == NULL) {
+        goto done;
+    }
+    PyObject *chain = PyUnicode_Join(sep, names);
+    Py_DECREF(sep);
+    if (chain != NULL) {
+        PyObject *msg = PyUnicode_FromFormat(
+            "cannot resolve lazy import '%U' while it is being resolved "
+            "(import cycle: %U)", lz->lz_fullname, chain);
+        if (msg != NULL) {
+            PyObject *exc = PyObject_CallOneArg(PyExc_ImportError, msg);
+            if (exc != NULL) {
+                PyObject_SetAttr(exc, &_Py_ID(name), lz->lz_fullname);
+                PyErr_SetObject(PyExc_ImportError, exc);
+                Py_DECREF(exc);
+            }
+            Py_DECREF(msg);
+        }
+        Py_DECREF(chain);
+    }
+done:
+    Py_DECREF(names);
+    return NULL;
+}
+
+PyObject *
+_PyLazyImport_Resolve(PyObject *lazy)
+{
+    assert(PyLazyImport_CheckExact(lazy));
+    PyLazyImportObject *lz = LAZY(lazy);
+    if (lz->lz_value != NULL) {
+        return Py_NewRef(lz->lz_value);
+    }
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *stack = _PyImport_GetLazyStack(tstate);
+    if (stack == NULL) {
+        return NULL;
+    }
+    int found = PySequence_Contains(stack, lazy);
+    if (found != 0) {
+        Py_DECREF(stack);
+        return found < 0 ? NULL : cycle_error(stack, lz);
+    }
+    Py_INCREF(lazy);
+    if (PyList_Append(stack, lazy) < 0) {
+        Py_DECREF(lazy);
+        Py_DECREF(stack);
+        return NULL;
+    }
+    PyObject *res = resolve(lz);
+    /* Pop our entry (the list can only have grown above it and shrunk
+       back by now). */
+    Py_ssize_t n = PyList_GET_SIZE(stack);
+    assert(n > 0 && PyList_GET_ITEM(stack, n - 1) == lazy);
+    if (PyList_SetSlice(stack, n - 1, n, NULL) < 0) {
+        Py_CLEAR(res);
+    }
+    _PyImport_ReleaseLazyStack(tstate, stack);
+    if (res == NULL) {
+        add_deferred_context(tstate, lz);
+    }
+    else if (lz->lz_value == NULL) {
+        /* Another thread may have resolved it meanwhile: keep the first
+           result so that every reader gets the same object. */
+        lz->lz_value = Py_NewRef(res);
+    }
+    else {
+        Py_SETREF(res, Py_NewRef(lz->lz_value));
+    }
+    Py_DECREF(lazy);
+    return res;
+}
+
+int
+_PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name)
+{
+    if (dict == NULL || !PyDict_Check(dict)) {
+        return 0;
+    }
+    PyObject *exc = PyErr_GetRaisedException();
+    PyObject *value = NULL;
+    int found = 0;
+    if (_PyDict_GetItemRefNoResolve(dict, name, &value) > 0
+        && PyLazyImport_CheckExact(value))
+    {
+        PyObject *stack = _PyImport_GetLazyStack(_PyThreadState_GET());
+        if (stack != NULL) {
+            found = PySequence_Contains(stack, value) > 0;
+            _PyImport_ReleaseLazyStack(_PyThreadState_GET(), stack);
+        }
+    }
+    Py_XDECREF(value);
+    PyErr_Clear();
+    PyErr_SetRaisedException(exc);
+    return found;
+}
+
+static int
+lazy_import_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    PyLazyImportObject *lz = LAZY(op);
+    Py_VISIT(lz->lz_name);
+    Py_VISIT(lz->lz_fullname);
+    Py_VISIT(lz->lz_fromlist);
+    Py_VISIT(lz->lz_level);
+    Py_VISIT(lz->lz_parent);
+    Py_VISIT(lz->lz_globals);
+    Py_VISIT(lz->lz_locals);
+    Py_VISIT(lz->lz_builtins);
+    Py_VISIT(lz->lz_pending);
+    Py_VISIT(lz->lz_code);
+    Py_VISIT(lz->lz_value);
+    return 0;
+}
+
+static int
+lazy_import_clear(PyObject *op)
+{
+    PyLazyImportObject *lz = LAZY(op);
+    Py_CLEAR(lz->lz_name);
+    Py_CLEAR(lz->lz_fullname);
+    Py_CLEAR(lz->lz_fromlist);
+    Py_CLEAR(lz->lz_level);
+    Py_CLEAR(lz->lz_parent);
+    Py_CLEAR(lz->lz_globals);
+    Py_CLEAR(lz->lz_locals);
+    Py_CLEAR(lz->lz_builtins);
+    Py_CLEAR(lz->lz_pending);
+    Py_CLEAR(lz->lz_code);
+    Py_CLEAR(lz->lz_value);
+    return 0;
+}
+
+static void
+lazy_import_dealloc(PyObject *op)
+{
+    PyObject_GC_UnTrack(op);
+    (void)lazy_import_clear(op);
+    PyObject_GC_Del(op);
+}
+
+static PyObject *
+lazy_import_repr(PyObject *op)
+{
+    PyLazyImportObject *lz = LAZY(op);
+    if (lz->lz_fullname == NULL) {
+        return PyUnicode_FromString("<lazy_import>");
+    }
+    return PyUnicode_FromFormat("<lazy_import '%U'>", lz->lz_fullname);
+}
+
+PyTypeObject _PyLazyImport_Type = {
+    PyVarObject_HEAD_INIT(&PyType_Type, 0)
+    .tp_name = "lazy_import",
+    .tp_basicsize = sizeof(PyLazyImportObject),
+    .tp_dealloc = lazy_import_dealloc,
+    .tp_repr = lazy_import_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = lazy_import_traverse,
+    .tp_clear = lazy_import_clear,
+};

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Check that the patch queue round-trips: a fresh unpack + apply reproduces
+# build/src (when present) and re-exporting reproduces patches/ byte for
+# byte; and that no tracked file of the repository shadows an upstream file.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/UPSTREAM"
+work=$(mktemp -d "$top/build/check.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+status=0
+
+tar -tf "$top/build/$TARBALL" 2>/dev/null | sed 's|^[^/]*/||' | sort >"$work/upstream-files" ||
+    { sh "$top/Tools/lazy/fetch.sh" >/dev/null && tar -tf "$top/build/$TARBALL" | sed 's|^[^/]*/||' | sort >"$work/upstream-files"; }
+git -C "$top" ls-files | sort >"$work/own-files"
+clash=$(comm -12 "$work/upstream-files" "$work/own-files")
+if [ -n "$clash" ]; then
+    echo "check-patches: these tracked files exist in the pristine tarball; change them through patches/ instead:" >&2
+    echo "$clash" >&2
+    status=1
+fi
+
+sh "$top/Tools/lazy/src.sh" "$work/src" >/dev/null
+if [ -d "$top/build/src/.git" ]; then
+    a=$(git -C "$work/src" rev-parse 'HEAD^{tree}')
+    b=$(git -C "$top/build/src" rev-parse 'HEAD^{tree}')
+    if [ "$a" != "$b" ]; then
+        echo "check-patches: build/src differs from a fresh apply of patches/ (run 'make patches'):" >&2
+        git -C "$top/build/src" diff --stat "$a" HEAD >&2 || true
+        status=1
+    fi
+fi
+sh "$top/Tools/lazy/export-patches.sh" "$work/src" "$work/out" >/dev/null
+if ! diff -r "$top/patches" "$work/out" >"$work/diff"; then
+    echo "check-patches: exporting a fresh apply does not reproduce patches/ byte for byte:" >&2
+    head -40 "$work/diff" >&2
+    status=1
+fi
+[ $status = 0 ] && echo "check-patches: OK ($(grep -vc '^#' "$top/patches/series") patches round-trip)"
+exit $status

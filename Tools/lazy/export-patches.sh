@@ -1,0 +1,30 @@
+#!/bin/sh
+# Export the commits of the patch-queue tree (upstream..HEAD) as patches/
+# with stable options, and rewrite patches/series.
+#   export-patches.sh [SRCDIR] [OUTDIR]
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+src=$(realpath "${1:-$top/build/src}")
+out=$(realpath -m "${2:-$top/patches}")
+if [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
+    echo "patches: $src has uncommitted changes; commit them first" >&2
+    git -C "$src" status --short --untracked-files=no >&2
+    exit 1
+fi
+mkdir -p "$out"
+tmp=$(mktemp -d)
+git -C "$src" -c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicprefix=false \
+    -c diff.renames=true -c diff.algorithm=myers -c format.signature= \
+    format-patch -q --zero-commit --no-signature --no-numbered --abbrev=12 \
+    -o "$tmp" upstream..HEAD
+series_tmp="$tmp/series"
+{
+    echo "# lazy-cpython patch queue, applied in this order on top of pristine"
+    echo "# CPython (see UPSTREAM). Regenerate with 'make patches'."
+    (cd "$tmp" && ls -1 -- *.patch 2>/dev/null) || true
+} >"$series_tmp"
+rm -f "$out"/*.patch
+for f in "$tmp"/*.patch; do [ -e "$f" ] && mv "$f" "$out/"; done
+mv "$series_tmp" "$out/series"
+rm -rf "$tmp"
+echo "patches: exported $(grep -vc '^#' "$out/series") patches to $out"
