@@ -49,20 +49,20 @@ check-patches:
 	@sh $(T)/check-patches.sh
 
 build: deps src
+	@sh $(T)/link.sh $(SRC)
 	@sh $(T)/build.sh $(SRC) $(LAZY)
 
 vanilla: deps $(PRISTINE)/configure
 	@sh $(T)/build.sh $(PRISTINE) $(VANILLA)
 
-$(VENV)/.ok: $(PY_LAZY) requirements-test.txt
-	@sh $(T)/venv.sh $(PY_LAZY) $(VENV) requirements-test.txt
-
-venv: build $(VENV)/.ok
+venv: build
+	@if [ ! -f $(VENV)/.ok ] || [ requirements-test.txt -nt $(VENV)/.ok ]; then \
+		sh $(T)/venv.sh $(PY_LAZY) $(VENV) requirements-test.txt; fi
 
 demo: build vanilla
 	@$(PY_VANILLA) $(T)/demo.py --lazy $(PY_LAZY) --vanilla $(PY_VANILLA)
 
-test: build venv check-patches
+test: build vanilla venv check-patches
 	@sh $(T)/test.sh
 
 clean:
