@@ -486,6 +486,21 @@ _PyLazyImport_Resolve(PyObject *lazy)
     return res;
 }
 
+/* Does the lazy import 'parent' import the module whose namespace is
+   'dict'? */
+static int
+is_own_module(PyLazyImportObject *parent, PyObject *dict)
+{
+    PyObject *modname;
+    if (PyDict_GetItemRef(dict, &_Py_ID(__name__), &modname) <= 0) {
+        return 0;
+    }
+    int r = (PyUnicode_Check(modname)
+             && PyUnicode_Compare(modname, parent->lz_fullname) == 0);
+    Py_DECREF(modname);
+    return r;
+}
+
 int
 _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name)
 {
@@ -495,8 +510,14 @@ _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name)
     PyObject *exc = PyErr_GetRaisedException();
     PyObject *value = NULL;
     int found = 0;
+    /* Only "from P import name" run by P itself, while the import system
+       checks whether P already has the attribute: any other re-entry is a
+       cycle to report. */
     if (_PyDict_GetItemRefNoResolve(dict, name, &value) > 0
-        && PyLazyImport_CheckExact(value))
+        && PyLazyImport_CheckExact(value)
+        && LAZY(value)->lz_parent != NULL
+        && LAZY(value)->lz_globals == dict
+        && is_own_module(LAZY(LAZY(value)->lz_parent), dict))
     {
         PyObject *stack = _PyImport_GetLazyStack(_PyThreadState_GET());
         if (stack != NULL) {
