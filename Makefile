@@ -12,7 +12,7 @@ PY_VANILLA := $(VANILLA)/python
 T        := Tools/lazy
 export CPYTHON_TARBALL
 
-.PHONY: all deps fetch src patches check-patches build vanilla demo test \
+.PHONY: all deps fetch src patches check-patches regen build vanilla demo test \
 	test-pytest test-regrtest test-stdlib venv clean distclean help
 
 all: build
@@ -25,6 +25,7 @@ help:
 	@echo "make src            patch-queue tree at $(SRC) (git: upstream + one commit per patch)"
 	@echo "make patches        export $(SRC)'s commits back into patches/"
 	@echo "make check-patches  verify the patch queue round-trips byte for byte"
+	@echo "make regen          regenerate CPython's generated files in $(SRC)"
 
 deps:
 	@sh $(T)/deps.sh
@@ -47,6 +48,12 @@ patches:
 
 check-patches:
 	@sh $(T)/check-patches.sh
+
+# Regenerate CPython's generated files in $(SRC) after editing their sources
+# (bytecodes.c, Argument Clinic blocks); commit them with the change.
+regen: build vanilla
+	cd $(SRC) && $(MAKE) -f ../lazy/Makefile srcdir=. \
+		PYTHON_FOR_REGEN=$(abspath $(PY_VANILLA)) regen-cases clinic
 
 build: deps src
 	@sh $(T)/link.sh $(SRC)

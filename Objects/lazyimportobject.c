@@ -2,7 +2,7 @@
 
 #include "Python.h"
 #include "pycore_ceval.h"         // _PyEval_ImportName()
-#include "pycore_dict.h"          // _PyDict_SetLazyItem()
+#include "pycore_dict.h"          // _PyDict_GetItemRefNoResolve()
 #include "pycore_import.h"        // _PyImport_GetLazyStack()
 #include "pycore_lazyimport.h"
 #include "pycore_long.h"          // _PyLong_GetZero()
@@ -36,10 +36,8 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_globals = Py_XNewRef(globals);
     lz->lz_locals = Py_XNewRef(locals);
     lz->lz_builtins = Py_XNewRef(builtins);
-    lz->lz_pending = NULL;
     lz->lz_code = Py_XNewRef(code);
     lz->lz_addr = addr;
-    lz->lz_submodule = 0;
     lz->lz_value = NULL;
     _PyObject_GC_TRACK(lz);
     return (PyObject *)lz;
@@ -50,9 +48,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
 static PyObject *
 value_name(PyLazyImportObject *lz)
 {
-    if (lz->lz_parent == NULL && !lz->lz_submodule
-        && lz->lz_fromlist == Py_None)
-    {
+    if (lz->lz_parent == NULL && lz->lz_fromlist == Py_None) {
         Py_ssize_t len = PyUnicode_GET_LENGTH(lz->lz_fullname);
         Py_ssize_t dot = PyUnicode_FindChar(lz->lz_fullname, '.', 0, len, 1);
         if (dot == -2) {
@@ -95,161 +91,177 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
     return lz;
 }
 
-int
-_PyLazyImport_MergePending(PyObject *lazy, PyObject *previous)
+
+/* Submodules made reachable by lazy imports.
+
+   An eager "import a.b.c" sets a.b and a.b.c as attributes of their
+   packages, and other code comes to rely on it ("import a" elsewhere, then
+   a.b.c.f()).  A lazy one records the names in a per-interpreter registry
+   instead: when an attribute lookup on a module misses, a registered
+   submodule of that name is imported then.  A package's own attributes are
+   therefore never clobbered, and each submodule is imported only when it
+   is reached.  "from a import b" registers a.b as well, tentatively: it may
+   name an attribute, so a missing module a.b is not an error there. */
+
+static int
+register_submodule(PyObject *registry, PyObject *fullname, PyObject *lazy,
+                   int definite)
 {
-    PyLazyImportObject *lz = LAZY(lazy), *prev = LAZY(previous);
-    assert(lz->lz_parent == NULL && lz->lz_fromlist == Py_None);
-    if (prev->lz_parent != NULL || prev->lz_submodule
-        || prev->lz_fromlist != Py_None || prev->lz_value != NULL)
-    {
-        return 0;
-    }
-    PyObject *names = PyList_New(0);
-    if (names == NULL) {
+    PyObject *entry = PyTuple_Pack(2, lazy, definite ? Py_True : Py_False);
+    if (entry == NULL) {
         return -1;
     }
-    if (prev->lz_pending != NULL) {
-        if (PyList_SetSlice(names, 0, 0, prev->lz_pending) < 0) {
-            goto error;
-        }
-    }
-    Py_ssize_t len = PyUnicode_GET_LENGTH(prev->lz_fullname);
-    Py_ssize_t dot = PyUnicode_FindChar(prev->lz_fullname, '.', 0, len, 1);
-    if (dot == -2) {
-        goto error;
-    }
-    if (dot >= 0 && PyList_Append(names, prev->lz_fullname) < 0) {
-        goto error;
-    }
-    if (PyList_GET_SIZE(names) == 0) {
-        Py_DECREF(names);
-        return 0;
-    }
-    Py_XSETREF(lz->lz_pending, names);
-    return 0;
-
-error:
-    Py_DECREF(names);
-    return -1;
+    PyObject *old;
+    int r = PyDict_SetDefaultRef(registry, fullname, entry, &old);
+    Py_DECREF(entry);
+    Py_XDECREF(old);
+    return r < 0 ? -1 : 0;
 }
 
-/* Make the submodule 'fullname' of the package 'pkgname' reachable as an
-   attribute, without importing it: install a lazy submodule import in the
-   package's dict, unless the package already has an attribute of that
-   name (a package's own attributes are never clobbered). */
+/* Register every submodule name of "a.b.c" that has a parent: a.b and
+   a.b.c. */
 static int
-install_submodule(PyLazyImportObject *origin, PyObject *pkgname,
-                  PyObject *fullname)
+register_dotted(PyObject *registry, PyObject *fullname, PyObject *lazy,
+                int definite)
 {
-    Py_ssize_t plen = PyUnicode_GET_LENGTH(pkgname);
-    Py_ssize_t flen = PyUnicode_GET_LENGTH(fullname);
-    if (flen <= plen + 1
-        || PyUnicode_Tailmatch(fullname, pkgname, 0, plen, -1) != 1
-        || PyUnicode_READ_CHAR(fullname, plen) != '.')
-    {
-        return 0;
-    }
-    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', plen + 1, flen, 1);
-    if (dot == -2) {
-        return -1;
-    }
-    PyObject *childname = PyUnicode_Substring(fullname, 0,
-                                              dot >= 0 ? dot : flen);
-    if (childname == NULL) {
-        return -1;
-    }
-    int rc = -1;
-    PyObject *child = NULL, *pkg = NULL, *dict = NULL, *lz = NULL;
-    PyObject *mod = PyImport_GetModule(childname);
-    if (mod != NULL) {
-        /* Already imported: the import system set the attribute. */
-        rc = dot >= 0 ? install_submodule(origin, childname, fullname) : 0;
-        Py_DECREF(mod);
-        goto done;
-    }
-    if (PyErr_Occurred()) {
-        goto done;
-    }
-    pkg = PyImport_GetModule(pkgname);
-    if (pkg == NULL || !PyModule_Check(pkg)) {
-        rc = PyErr_Occurred() ? -1 : 0;
-        goto done;
-    }
-    dict = Py_NewRef(PyModule_GetDict(pkg));
-    child = PyUnicode_Substring(childname, plen + 1,
-                                PyUnicode_GET_LENGTH(childname));
-    if (child == NULL) {
-        goto done;
-    }
-    PyObject *existing;
-    if (_PyDict_GetItemRefNoResolve(dict, child, &existing) < 0) {
-        goto done;
-    }
-    if (existing != NULL) {
-        /* Never clobber; but a pending lazy submodule can take more. */
-        rc = 0;
-        if (dot >= 0 && PyLazyImport_CheckExact(existing)
-            && LAZY(existing)->lz_submodule
-            && LAZY(existing)->lz_value == NULL)
-        {
-            PyLazyImportObject *sub = LAZY(existing);
-            if (sub->lz_pending == NULL) {
-                sub->lz_pending = PyList_New(0);
-            }
-            if (sub->lz_pending == NULL
-                || PyList_Append(sub->lz_pending, fullname) < 0)
-            {
-                rc = -1;
-            }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+    Py_ssize_t pos = 0;
+    for (;;) {
+        Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', pos, len, 1);
+        if (dot == -2) {
+            return -1;
         }
-        Py_DECREF(existing);
-        goto done;
-    }
-    lz = _PyLazyImport_New(childname, childname, Py_None, _PyLong_GetZero(),
-                           origin->lz_globals, origin->lz_locals,
-                           origin->lz_builtins, origin->lz_code,
-                           origin->lz_addr);
-    if (lz == NULL) {
-        goto done;
-    }
-    LAZY(lz)->lz_submodule = 1;
-    if (dot >= 0) {
-        LAZY(lz)->lz_pending = PyList_New(1);
-        if (LAZY(lz)->lz_pending == NULL) {
-            goto done;
-        }
-        PyList_SET_ITEM(LAZY(lz)->lz_pending, 0, Py_NewRef(fullname));
-    }
-    rc = _PyDict_SetLazyItem(dict, child, lz);
-
-done:
-    Py_XDECREF(lz);
-    Py_XDECREF(child);
-    Py_XDECREF(dict);
-    Py_XDECREF(pkg);
-    Py_DECREF(childname);
-    return rc;
-}
-
-/* After the package 'pkgname' was imported for 'lz', make the submodules
-   named by lz (and by the earlier imports merged into it) reachable. */
-static int
-install_pending(PyLazyImportObject *lz, PyObject *pkgname)
-{
-    int rc = install_submodule(lz, pkgname, lz->lz_fullname);
-    if (rc < 0 || lz->lz_pending == NULL) {
-        return rc;
-    }
-    PyObject *pending = Py_NewRef(lz->lz_pending);
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pending); i++) {
-        rc = install_submodule(lz, pkgname, PyList_GET_ITEM(pending, i));
-        if (rc < 0) {
+        if (dot < 0) {
             break;
         }
+        pos = dot + 1;
+        Py_ssize_t end = PyUnicode_FindChar(fullname, '.', pos, len, 1);
+        if (end == -2) {
+            return -1;
+        }
+        PyObject *name = PyUnicode_Substring(fullname, 0,
+                                             end >= 0 ? end : len);
+        if (name == NULL) {
+            return -1;
+        }
+        /* Only the last name of a from-import is tentative. */
+        int r = register_submodule(registry, name, lazy,
+                                   definite || end >= 0);
+        Py_DECREF(name);
+        if (r < 0) {
+            return -1;
+        }
     }
-    Py_DECREF(pending);
-    return rc;
+    return 0;
+}
+
+int
+_PyLazyImport_RegisterSubmodules(PyObject *lazy)
+{
+    PyLazyImportObject *lz = LAZY(lazy);
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    PyObject *registry = interp->imports.lazy_submodules;
+    if (registry == NULL) {
+        registry = interp->imports.lazy_submodules = PyDict_New();
+        if (registry == NULL) {
+            return -1;
+        }
+    }
+    if (lz->lz_fromlist == Py_None || !PyTuple_Check(lz->lz_fromlist)) {
+        return register_dotted(registry, lz->lz_fullname, lazy, 1);
+    }
+    /* "from a.b import c, d": a.b for sure, maybe a.b.c and a.b.d. */
+    if (register_dotted(registry, lz->lz_fullname, lazy, 1) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lz->lz_fromlist); i++) {
+        PyObject *item = PyTuple_GET_ITEM(lz->lz_fromlist, i);
+        if (!PyUnicode_Check(item)) {
+            continue;
+        }
+        PyObject *name = PyUnicode_GET_LENGTH(lz->lz_fullname)
+            ? PyUnicode_FromFormat("%U.%U", lz->lz_fullname, item)
+            : Py_NewRef(item);
+        if (name == NULL) {
+            return -1;
+        }
+        int r = register_submodule(registry, name, lazy, 0);
+        Py_DECREF(name);
+        if (r < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Attach where the import was deferred (forward declaration). */
+static void add_deferred_context(PyThreadState *tstate,
+                                 PyLazyImportObject *lz);
+
+PyObject *
+_PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    PyObject *registry = interp->imports.lazy_submodules;
+    if (registry == NULL || PyDict_GET_SIZE(registry) == 0) {
+        return NULL;
+    }
+    PyObject *modname = PyModule_GetNameObject(module);
+    if (modname == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *fullname = PyUnicode_FromFormat("%U.%U", modname, name);
+    Py_DECREF(modname);
+    if (fullname == NULL) {
+        return NULL;
+    }
+    /* Take the entry out first: a miss while it is imported must not try
+       again. */
+    PyObject *entry;
+    if (PyDict_Pop(registry, fullname, &entry) <= 0) {
+        Py_DECREF(fullname);
+        return NULL;
+    }
+    PyLazyImportObject *origin = LAZY(PyTuple_GET_ITEM(entry, 0));
+    int definite = PyTuple_GET_ITEM(entry, 1) == Py_True;
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *builtins = origin->lz_builtins;
+    if (builtins == NULL) {
+        builtins = tstate->interp->builtins;
+    }
+    PyObject *res = _PyEval_ImportName(tstate, builtins, origin->lz_globals,
+                                       Py_None, fullname, Py_None,
+                                       _PyLong_GetZero());
+    if (res != NULL) {
+        Py_SETREF(res, PyImport_GetModule(fullname));
+    }
+    if (res == NULL && !_PyErr_Occurred(tstate)) {
+        PyErr_Format(PyExc_ModuleNotFoundError, "No module named %R",
+                     fullname);
+    }
+    if (res == NULL && !definite
+        && PyErr_ExceptionMatches(PyExc_ModuleNotFoundError))
+    {
+        /* "from a import b" named an attribute, not a submodule. */
+        PyObject *exc = PyErr_GetRaisedException();
+        PyObject *missing = PyObject_GetAttr(exc, &_Py_ID(name));
+        if (missing != NULL
+            && PyUnicode_Check(missing)
+            && PyUnicode_Compare(missing, fullname) == 0)
+        {
+            Py_CLEAR(exc);
+        }
+        Py_XDECREF(missing);
+        PyErr_Clear();
+        PyErr_SetRaisedException(exc);
+    }
+    if (res == NULL && _PyErr_Occurred(tstate)) {
+        add_deferred_context(tstate, origin);
+    }
+    Py_DECREF(entry);
+    Py_DECREF(fullname);
+    return res;
 }
 
 static PyObject *
@@ -269,52 +281,23 @@ static PyObject *
 resolve(PyLazyImportObject *lz)
 {
     PyThreadState *tstate = _PyThreadState_GET();
-    PyObject *res;
-    if (lz->lz_parent == NULL && lz->lz_submodule) {
-        /* A submodule attribute: import it, return the submodule. */
-        res = import_module(lz, lz->lz_name, Py_None);
-        if (res != NULL) {
-            Py_SETREF(res, PyImport_GetModule(lz->lz_name));
-            if (res == NULL && !_PyErr_Occurred(tstate)) {
-                PyErr_Format(PyExc_ModuleNotFoundError,
-                             "No module named %R", lz->lz_name);
-            }
-        }
-        if (res != NULL && install_pending(lz, lz->lz_name) < 0) {
-            Py_CLEAR(res);
-        }
-        return res;
-    }
     if (lz->lz_parent == NULL) {
-        Py_ssize_t dot = PyUnicode_FindChar(
-            lz->lz_name, '.', 0, PyUnicode_GET_LENGTH(lz->lz_name), 1);
-        if (dot == -2) {
-            return NULL;
-        }
-        if (lz->lz_fromlist != Py_None
-            || (dot < 0 && lz->lz_pending == NULL))
-        {
+        if (lz->lz_fromlist != Py_None) {
             return import_module(lz, lz->lz_name, lz->lz_fromlist);
         }
-        /* "import a.b.c" binds "a": import just "a", and make a.b and a.b.c
-           lazy attributes, so that each submodule is imported when it is
-           first reached. */
+        /* "import a.b.c" binds "a": import just "a".  a.b and a.b.c are
+           registered submodules, imported when they are first reached. */
         PyObject *top = value_name(lz);
         if (top == NULL) {
             return NULL;
         }
-        res = import_module(lz, top, Py_None);
-        if (res != NULL && install_pending(lz, top) < 0) {
-            Py_CLEAR(res);
-        }
+        PyObject *res = import_module(lz, top, Py_None);
         Py_DECREF(top);
         return res;
     }
     PyLazyImportObject *parent = LAZY(lz->lz_parent);
     PyObject *from;
-    if (parent->lz_parent == NULL && !parent->lz_submodule
-        && parent->lz_fromlist != Py_None)
-    {
+    if (parent->lz_parent == NULL && parent->lz_fromlist != Py_None) {
         /* "from a import b, c": each name imports a with only its own
            name in the fromlist, so that using b does not import a.c. */
         PyObject *fromlist = PyTuple_Pack(1, lz->lz_name);
@@ -330,7 +313,7 @@ resolve(PyLazyImportObject *lz)
     if (from == NULL) {
         return NULL;
     }
-    res = _PyEval_ImportFrom(tstate, from, lz->lz_name);
+    PyObject *res = _PyEval_ImportFrom(tstate, from, lz->lz_name);
     Py_DECREF(from);
     return res;
 }
@@ -543,7 +526,6 @@ lazy_import_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(lz->lz_globals);
     Py_VISIT(lz->lz_locals);
     Py_VISIT(lz->lz_builtins);
-    Py_VISIT(lz->lz_pending);
     Py_VISIT(lz->lz_code);
     Py_VISIT(lz->lz_value);
     return 0;
@@ -561,7 +543,6 @@ lazy_import_clear(PyObject *op)
     Py_CLEAR(lz->lz_globals);
     Py_CLEAR(lz->lz_locals);
     Py_CLEAR(lz->lz_builtins);
-    Py_CLEAR(lz->lz_pending);
     Py_CLEAR(lz->lz_code);
     Py_CLEAR(lz->lz_value);
     return 0;

@@ -14,32 +14,23 @@ extern "C" {
    import statement that has not run yet.  It never escapes to Python code:
    every read of a dict value resolves it first (see dictobject.c).
 
-   There are three shapes:
-
-   - a module import ("import a.b", the module of "from a import x"):
-     lz_parent is NULL; lz_name, lz_fromlist and lz_level are the arguments
-     of __import__();
-   - a name taken from another lazy import ("from a import x",
-     "import a.b as c"): lz_parent is that lazy import, lz_name the
-     attribute;
-   - a submodule installed in a package when "import a.b" and "import a.c"
-     bound the same name "a": lz_submodule is true and resolving it imports
-     lz_name and returns that module (not the top-level package). */
+   A module import ("import a.b", the module of "from a import x") has
+   lz_parent NULL, and lz_name, lz_fromlist and lz_level are the arguments
+   of __import__().  A name taken from another lazy import ("from a import
+   x", "import a.b as c") has that lazy import as lz_parent and the
+   attribute as lz_name. */
 typedef struct {
     PyObject_HEAD
     PyObject *lz_name;
     PyObject *lz_fullname;      /* absolute dotted name, for messages */
     PyObject *lz_fromlist;      /* module import: None or a tuple */
-    PyObject *lz_level;         /* module import: an int */
+    PyObject *lz_level;         /* an int */
     PyObject *lz_parent;        /* name import: the lazy import it reads */
     PyObject *lz_globals;       /* namespace of the import statement */
     PyObject *lz_locals;
     PyObject *lz_builtins;      /* builtins of the import statement */
-    PyObject *lz_pending;       /* list of other submodules to make
-                                   reachable once imported, or NULL */
     PyObject *lz_code;          /* where the statement is, or NULL */
     int lz_addr;                /* byte offset in lz_code */
-    int lz_submodule;
     PyObject *lz_value;         /* the result, once resolved */
 } PyLazyImportObject;
 
@@ -62,10 +53,15 @@ extern PyObject * _PyLazyImport_NewFrom(PyObject *parent, PyObject *name);
    the same object. */
 extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
 
-/* Record that "import <lazy.lz_fullname>" also makes the submodules
-   of 'previous' (an earlier lazy import bound to the same name)
-   reachable.  Returns 0, or -1 with an exception set. */
-extern int _PyLazyImport_MergePending(PyObject *lazy, PyObject *previous);
+/* Record the submodules the deferred import would have made attributes of
+   their packages.  Returns 0, or -1 with an exception set. */
+extern int _PyLazyImport_RegisterSubmodules(PyObject *lazy);
+
+/* On a missed attribute lookup on 'module': import the submodule
+   module.name if a lazy import registered it.  Returns a new reference,
+   NULL with an exception set, or NULL without one when there is none. */
+extern PyObject * _PyLazyImport_GetRegisteredSubmodule(PyObject *module,
+                                                       PyObject *name);
 
 /* Is dict[name] a lazy import that the current thread is resolving? */
 extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);
