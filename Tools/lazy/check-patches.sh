@@ -11,7 +11,9 @@ status=0
 
 tar -tf "$top/build/$TARBALL" 2>/dev/null | sed 's|^[^/]*/||' | sort >"$work/upstream-files" ||
     { sh "$top/Tools/lazy/fetch.sh" >/dev/null && tar -tf "$top/build/$TARBALL" | sed 's|^[^/]*/||' | sort >"$work/upstream-files"; }
-git -C "$top" ls-files | sort >"$work/own-files"
+# The project's own README.rst and .gitignore describe the repository, not
+# the CPython tree, and are never copied into it.
+git -C "$top" ls-files | grep -vxE 'README\.rst|\.gitignore' | sort >"$work/own-files"
 clash=$(comm -12 "$work/upstream-files" "$work/own-files")
 if [ -n "$clash" ]; then
     echo "check-patches: these tracked files exist in the pristine tarball; change them through patches/ instead:" >&2
