@@ -1,0 +1,5 @@
+import unittest
+
+from . import load_tests
+
+unittest.main()
