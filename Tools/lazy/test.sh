@@ -15,7 +15,10 @@ step() { printf '\n=== %s\n' "$*"; }
 
 step "pytest: tests/"
 LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
-    "$venv" -m pytest -q -p no:cacheprovider tests || status=1
+    "$venv" -m pytest -q -p no:cacheprovider \
+    --ignore=tests/test_differential.py tests || status=1
+# The hypothesis differential test (tests/test_differential.py) is not part
+# of make test yet: its run time has not been brought inside the CI budget.
 
 step "regrtest: test_lazy_imports"
 "$lazy" -m test -q test_lazy_imports || status=1
