@@ -77,3 +77,7 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+
+# Long-running targets, each in a file of its own (not part of make test).
+include $(T)/bench.mk
+include $(T)/reliability.mk

@@ -1,0 +1,1 @@
+# Benchmark targets (issue 6): bench-micro, bench-startup, bench-pyperformance.

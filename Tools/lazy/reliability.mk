@@ -1,0 +1,1 @@
+# Reliability targets (issue 5): regrtest reports, debug/ASAN builds, stress, wheels.
