@@ -81,3 +81,4 @@ distclean:
 # Long-running targets, each in a file of its own (not part of make test).
 include $(T)/bench.mk
 include $(T)/reliability.mk
+include $(T)/debug.mk
