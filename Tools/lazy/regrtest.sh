@@ -1,0 +1,81 @@
+#!/bin/sh
+# Run CPython's stdlib test suite (regrtest) for one configuration and keep
+# its output under build/reports/ for Tools/lazy/regrtest_report.py.
+#   regrtest.sh NAME PYTHON [-L] [TEST...]
+# NAME is vanilla, fork or lazy.  Without TEST the whole suite runs and the
+# output goes to regrtest-NAME.log (+ .xml, junit); with TESTs only those run
+# and the output goes to regrtest-NAME.subset-TIMESTAMP.log, which the report
+# lays over the full run (newer result wins).
+# Extra regrtest options: REGRTEST_OPTS (default: --timeout 900 -j$(nproc)).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+name=$1 py=$(realpath "$2"); shift 2
+flags=
+if [ "${1:-}" = "-L" ]; then flags=-L; shift; fi
+reports=build/reports
+mkdir -p "$reports"
+# These variables change what some stdlib tests expect (they fail on an
+# unpatched interpreter too); regrtest runs without them.
+unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME \
+    PYTHONSTARTUP PYTHONWARNINGS PYTHONDEVMODE PYTHONSAFEPATH
+opts=${REGRTEST_OPTS:---timeout 900 -j$(nproc)}
+
+if [ $# -eq 0 ]; then
+    base=$reports/regrtest-$name
+else
+    base=$reports/regrtest-$name.subset-$(date -u +%Y%m%dT%H%M%S)
+fi
+log=$base.log
+
+# With -L, the worker processes regrtest spawns must run lazily too
+# (subprocess._args_from_interpreter_flags passes -L on): check it in a
+# worker before spending the time on the suite.
+if [ -n "$flags" ]; then
+    tmp=$(mktemp -d)
+    cat >"$tmp/test_lazy_worker_flags.py" <<'EOF'
+import importlib, sys, unittest
+class WorkerFlags(unittest.TestCase):
+    def test_worker_is_lazy(self):
+        print(f"worker: sys.flags.lazy_imports={sys.flags.lazy_imports} "
+              f"is_lazy_imports_enabled={importlib.is_lazy_imports_enabled()} "
+              f"argv={sys.orig_argv[:3]}")
+        self.assertTrue(sys.flags.lazy_imports)
+        self.assertTrue(importlib.is_lazy_imports_enabled())
+EOF
+    "$py" $flags -m test -j1 -v --testdir "$tmp" test_lazy_worker_flags \
+        >"$tmp/out" 2>&1 </dev/null
+    if ! grep -q 'lazy_imports=True is_lazy_imports_enabled=True' "$tmp/out"; then
+        cat "$tmp/out" >&2
+        echo "regrtest: the regrtest worker processes do not run with lazy imports" >&2
+        rm -rf "$tmp"; exit 1
+    fi
+    grep -o 'worker: .*' "$tmp/out" | sed 's/^/regrtest: -j1 /'
+    rm -rf "$tmp"
+fi
+
+{
+    echo "# regrtest-config: $name"
+    echo "# python: $py $flags"
+    echo "# python-mtime: $(date -u -r "$py" +%Y-%m-%dT%H:%M:%SZ)"
+    echo "# started: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "# command: $py $flags -m test $opts --rerun --slowest --junit-xml $base.xml $*"
+} >"$log"
+echo "regrtest: $name: $py $flags -m test $opts --rerun $* > $log"
+# --rerun re-runs the failed tests in verbose mode: flaky tests are told
+# apart from failing ones and the log has the verbose failure output.
+# shellcheck disable=SC2086
+"$py" $flags -m test $opts --rerun --slowest --junit-xml "$(realpath -m "$base.xml")" "$@" \
+    >>"$log" 2>&1 </dev/null
+rc=$?
+echo "# exit-status: $rc" >>"$log"
+echo "# finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$log"
+echo "# python-mtime-end: $(date -u -r "$py" +%Y-%m-%dT%H:%M:%SZ)" >>"$log"
+tail -4 "$log" | sed "s/^/regrtest: $name: /"
+# Exit codes 0 (all good), 2 (tests failed), 3 (env changed), 4 (no tests
+# ran) and 5 (only re-run failures) mean the run completed; the report says
+# what failed.  Anything else (interrupted, crashed regrtest) is an error.
+case $rc in
+    0|2|3|4|5) exit 0 ;;
+    *) echo "regrtest: $name: regrtest exited with $rc, see $log" >&2; exit 1 ;;
+esac
