@@ -13,7 +13,8 @@ TARGET = {"target.py": """
 WARMUP = 1000
 
 PACKAGE = {
-    "pkg/__init__.py": 'print("exec", __name__)\nattr = "attr"\nother = "other"',
+    "pkg/__init__.py": ('print("exec", __name__)\n'
+                        'attr = "attr"\nother = "other"\n'),
     "pkg/b.py": 'print("exec", __name__)\nvalue = "b"',
     "pkg/c.py": 'print("exec", __name__)\nvalue = "c"',
     "pkg/sub/__init__.py": 'print("exec", __name__)',
@@ -38,8 +39,10 @@ def test_r12_lazy_import_binds_without_importing(tree, lazy, statement, name,
             lambda event, args: audited.append(args[0])
             if event == "import" and args[0] in ("target", "pkg") else None)
         {statement}
-        print({name!r} in globals(), importlib.is_lazy_import(globals(), {name!r}))
-        print(sorted(m for m in sys.modules if m.startswith(("target", "pkg"))))
+        print({name!r} in globals(),
+              importlib.is_lazy_import(globals(), {name!r}))
+        print(sorted(m for m in sys.modules
+                     if m.startswith(("target", "pkg"))))
         print(audited)
     """})
     result = tree.run(lazy=lazy).ok()
@@ -69,8 +72,9 @@ def test_r12_audit_event_fires_on_resolution(tree):
     tree.write(TARGET).write({"main.py": """
         import sys
         audited = []
-        sys.addaudithook(lambda event, args: audited.append(args[0])
-                         if event == "import" and args[0] == "target" else None)
+        sys.addaudithook(
+            lambda event, args: audited.append(args[0])
+            if event == "import" and args[0] == "target" else None)
         import target
         print(audited)
         target.value
@@ -338,7 +342,8 @@ def test_r15_resolves_with_the_importing_module_globals(tree, lazy):
         "sibling.py": 'print("exec", __name__)',
         "pkg/__init__.py": "",
         "pkg/sibling.py": 'print("exec", __name__)',
-        "pkg/mod.py": "from . import sibling\nfrom .sibling import __name__ as sibling_name",
+        "pkg/mod.py": ("from . import sibling\n"
+                       "from .sibling import __name__ as sibling_name\n"),
         "main.py": """
             import pkg.mod
             print(pkg.mod.sibling.__name__, pkg.mod.sibling_name)
@@ -381,10 +386,46 @@ def test_r16_replaced_builtins_import_is_honoured(tree):
         builtins.__import__ = tracing_import
         target.value
         builtins.__import__ = original_import
-        print(calls)
+        print([call for call in calls if call[0] == "target"])
     """})
     result = tree.run(lazy=True).ok()
     assert result.lines == ["exec target", "[('target', '__main__')]"]
+
+
+TRACED_IMPORTS = """
+    import builtins
+    original_import = builtins.__import__
+    calls = []
+
+    def tracing_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if name.split(".")[0] in ("pkg", "target"):
+            calls.append((name, (globals or {}).get("__name__"),
+                          fromlist and tuple(fromlist), level))
+        return original_import(name, globals, locals, fromlist, level)
+
+    builtins.__import__ = tracing_import
+    import target
+    import pkg.b
+    import pkg.c
+    from pkg import b as bb
+    from pkg.sub import leaf
+    print("bound")
+    target.value, pkg.b.value, pkg.c.value, bb.value, leaf.value
+    builtins.__import__ = original_import
+    for call in calls:
+        print(call)
+"""
+
+
+def test_r16_replaced_import_sees_what_eager_code_calls(tree):
+    """Resolution calls the replaced __import__ exactly as the eager
+    statements do: same names, globals, fromlist and level, nothing more."""
+    tree.write(TARGET).write(PACKAGE).write({"main.py": TRACED_IMPORTS})
+    eager, lazy = tree.run_both()
+    assert eager.ok().output[0] == "bound"
+    assert lazy.ok().output[0] == "bound"
+    assert sorted(lazy.output[1:]) == sorted(eager.output[1:])
+    assert sorted(lazy.executed) == sorted(eager.executed)
 
 
 def test_r16_builtins_of_the_importing_module(tree, lazy):
@@ -394,7 +435,8 @@ def test_r16_builtins_of_the_importing_module(tree, lazy):
         calls = []
 
         def tagging_import(name, *args, **kwargs):
-            calls.append(name)
+            if name == "target":
+                calls.append(name)
             return builtins.__import__(name, *args, **kwargs)
 
         own_builtins = dict(vars(builtins), __import__=tagging_import)

@@ -241,7 +241,6 @@ def test_r32_fork_runs_right_on_stock_pyc(tree, vanilla):
 def test_r32_stock_runs_right_on_fork_pyc(tree, vanilla):
     tree.write(PYC_TREE)
     tree.run(lazy=True).ok()
-    tree.run().ok()
     result = vanilla.run("main.py", cwd=tree.root).ok()
     assert result.lines == ["exec mod", "exec eager_target",
                             "exec lazy_target", "mod done"]

@@ -248,7 +248,8 @@ def test_r21_copies_resolve_on_read(tree, lazy, copy):
 
             def c_merged(mapping, name, *override):
                 result = {}
-                argtypes = [PyObject, PyObject] + [ctypes.c_int] * len(override)
+                argtypes = [PyObject, PyObject]
+                argtypes += [ctypes.c_int] * len(override)
                 assert declare(name, ctypes.c_int, *argtypes)(
                     result, mapping, *override) == 0
                 return result
@@ -266,30 +267,36 @@ def test_r21_copies_resolve_on_read(tree, lazy, copy):
 
 # Rule 22 --------------------------------------------------------------------
 
+# The lazy object is only kept in local variables: stored into a dict (a
+# module global, say), it would be resolved by the next read (rule 19).
 GC_PROBE = """
     import gc, importlib, sys
-    namespace = {{}}
-    exec({statement!r}, namespace)
-    del namespace["__builtins__"]
-    name, = namespace
-    assert importlib.is_lazy_import(namespace, name)
-    candidates = [o for o in gc.get_referents(namespace)
-                  if not isinstance(o, str)]
-    if len(candidates) != 1:
-        print("not exposed")
-        raise SystemExit
-    lazy_object, = candidates
-    print(repr(lazy_object))
-    print([n for n in dir(lazy_object) if not n.startswith("_")])
-    print(callable(lazy_object))
-    for probe in (str, hash, bool, type, dir, lambda o: o == o,
-                  lambda o: getattr(o, "anything", None)):
-        try:
-            probe(lazy_object)
-        except Exception:
-            pass
-    print(sorted(m for m in sys.modules if m.startswith("pkg")))
-    print(importlib.is_lazy_import(namespace, name))
+
+    def probe():
+        namespace = {{}}
+        exec({statement!r}, namespace)
+        del namespace["__builtins__"]
+        name, = namespace
+        assert importlib.is_lazy_import(namespace, name)
+        candidates = [o for o in gc.get_referents(namespace)
+                      if not isinstance(o, str)]
+        if len(candidates) != 1:
+            print("not exposed")
+            return
+        lazy_object, = candidates
+        print(repr(lazy_object))
+        print([n for n in dir(lazy_object) if not n.startswith("_")])
+        print(callable(lazy_object))
+        for operation in (str, hash, bool, type, dir, lambda o: o == o,
+                          lambda o: getattr(o, "anything", None)):
+            try:
+                operation(lazy_object)
+            except Exception:
+                pass
+        print(sorted(m for m in sys.modules if m.startswith("pkg")))
+        print(importlib.is_lazy_import(namespace, name))
+
+    probe()
 """
 
 
