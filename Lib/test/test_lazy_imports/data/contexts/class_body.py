@@ -1,0 +1,5 @@
+class Loader:
+    import target
+
+
+print("bound")

@@ -1,0 +1,2 @@
+__import__("target")
+print("bound")

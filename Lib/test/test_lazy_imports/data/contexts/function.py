@@ -1,0 +1,6 @@
+def load():
+    import target
+
+
+load()
+print("bound")

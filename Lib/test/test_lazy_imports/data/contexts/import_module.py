@@ -1,0 +1,4 @@
+import importlib
+
+importlib.import_module("target")
+print("bound")

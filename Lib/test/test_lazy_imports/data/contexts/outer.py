@@ -1,0 +1,6 @@
+print("exec", __name__)
+import inner
+
+
+def get():
+    return inner.value

@@ -1,0 +1,2 @@
+from target import *
+print("bound")

@@ -1,0 +1,5 @@
+try:
+    import target
+except ImportError:
+    raise
+print("bound")

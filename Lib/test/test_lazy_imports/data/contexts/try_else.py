@@ -1,0 +1,7 @@
+try:
+    pass
+except ValueError:
+    pass
+else:
+    import target
+print("bound")

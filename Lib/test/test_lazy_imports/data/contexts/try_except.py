@@ -1,0 +1,5 @@
+try:
+    raise ValueError
+except ValueError:
+    import target
+print("bound")

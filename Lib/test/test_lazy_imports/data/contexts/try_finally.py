@@ -1,0 +1,5 @@
+try:
+    pass
+finally:
+    import target
+print("bound")

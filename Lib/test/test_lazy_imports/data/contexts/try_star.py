@@ -1,0 +1,5 @@
+try:
+    raise ExceptionGroup("group", [ValueError()])
+except* ValueError:
+    import target
+print("bound")

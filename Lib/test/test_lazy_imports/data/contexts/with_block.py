@@ -1,0 +1,6 @@
+import contextlib
+
+with contextlib.nullcontext():
+    if True:
+        import target
+print("bound")

@@ -1,0 +1,5 @@
+import second
+
+
+def get():
+    return second.value

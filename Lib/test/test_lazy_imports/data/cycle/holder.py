@@ -1,0 +1,5 @@
+import target
+
+
+def get():
+    return target

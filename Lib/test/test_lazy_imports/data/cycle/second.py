@@ -1,0 +1,3 @@
+import first
+
+value = first.get()

@@ -1,0 +1,3 @@
+import holder
+
+holder.get()

@@ -1,0 +1,6 @@
+print("exec", __name__)
+import target
+
+
+def get():
+    return target.value

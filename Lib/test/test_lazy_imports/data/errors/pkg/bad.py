@@ -1,0 +1,1 @@
+raise LookupError("raised by a submodule")

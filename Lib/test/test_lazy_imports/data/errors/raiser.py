@@ -1,0 +1,2 @@
+print("exec", __name__)
+raise LookupError("raised by the module body")

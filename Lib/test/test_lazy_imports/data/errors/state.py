@@ -1,0 +1,1 @@
+attempts = 0

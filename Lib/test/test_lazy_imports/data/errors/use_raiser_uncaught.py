@@ -1,0 +1,3 @@
+import raiser
+print("bound")
+raiser.attr

@@ -1,0 +1,2 @@
+print("exec", __name__)
+__version__ = "1.0"

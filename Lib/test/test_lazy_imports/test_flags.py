@@ -1,0 +1,147 @@
+"""Turning lazy imports on and off (SPEC rules 1-7)."""
+
+import unittest
+
+from test.support import import_helper
+
+from .util import MODES, LazyImportsTestCase
+
+LOGGED = 'print("exec", __name__)\nvalue = 42\n'
+TARGET = {"target.py": LOGGED}
+
+
+class CommandLineTests(LazyImportsTestCase):
+
+    def test_site_imports_are_lazy(self):
+        # Rule 1: -L applies from the first import, site's included.
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import importlib, site
+                    print(importlib.is_lazy_import(vars(site), "errno"))
+                """, lazy=lazy)
+                self.assert_lines(result, [str(lazy)])
+
+    def test_help_lists_option(self):
+        # Rule 1
+        result = self.run_python("--help", lazy=False)
+        options = [line for line in result.lines if line.startswith("-L ")]
+        self.assertEqual(len(options), 1, result.out)
+
+    def test_flag_records_command_line(self):
+        # Rule 2: sys.flags tells how the process started, not the state.
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import importlib, sys
+                    print(sys.flags.lazy_imports)
+                    importlib.set_lazy_imports(not sys.flags.lazy_imports)
+                    print(sys.flags.lazy_imports,
+                          importlib.is_lazy_imports_enabled())
+                """, lazy=lazy)
+                self.assert_lines(result, [str(lazy), f"{lazy} {not lazy}"])
+
+    def test_subprocess_flags(self):
+        # Rule 3: children inherit -L, in isolated mode too.
+        for lazy in MODES:
+            for isolated in ([], ["-I"]):
+                with self.subTest(lazy=lazy, isolated=isolated):
+                    result = self.run_code("""
+                        import subprocess
+                        args = subprocess._args_from_interpreter_flags()
+                        print("-L" in args)
+                    """, *isolated, lazy=lazy)
+                    self.assert_lines(result, [str(lazy)])
+
+    def test_no_environment_variable(self):
+        # Rule 7
+        result = self.run_code("""
+            import importlib, os, sys
+            os.environ["PYTHONLAZYIMPORTS"] = "1"
+            import subprocess
+            subprocess.run([sys.executable, "-c",
+                            "import sys; print(sys.flags.lazy_imports)"],
+                           env=os.environ, check=True)
+        """, lazy=False)
+        self.assert_lines(result, ["False"])
+
+
+class SetLazyImportsTests(LazyImportsTestCase):
+
+    def test_applies_to_rest_of_calling_module(self):
+        # Rule 4
+        result = self.run_code("""
+            import importlib
+            import before
+            importlib.set_lazy_imports()
+            import target
+            print("bound")
+            target.value
+        """, lazy=False, files={"before.py": LOGGED, "target.py": LOGGED})
+        self.assert_lines(result, ["exec before", "bound", "exec target"])
+
+    def test_disable(self):
+        # Rule 4
+        result = self.run_code("""
+            import importlib
+            importlib.set_lazy_imports(False)
+            import target
+            print("bound")
+        """, lazy=True, files=TARGET)
+        self.assert_lines(result, ["exec target", "bound"])
+
+    def test_excluding_is_keyword_only(self):
+        # Rule 4
+        result = self.run_code("""
+            import importlib
+            try:
+                importlib.set_lazy_imports(True, ["x"])
+            except TypeError:
+                print("TypeError")
+        """, lazy=False)
+        self.assert_lines(result, ["TypeError"])
+
+    def test_is_lazy_imports_enabled(self):
+        # Rule 5
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import importlib
+                    states = [importlib.is_lazy_imports_enabled()]
+                    importlib.set_lazy_imports()
+                    states.append(importlib.is_lazy_imports_enabled())
+                    importlib.set_lazy_imports(False)
+                    states.append(importlib.is_lazy_imports_enabled())
+                    print(states)
+                """, lazy=lazy)
+                self.assert_lines(result, [f"[{lazy}, True, False]"])
+
+
+class SubinterpreterTests(LazyImportsTestCase):
+
+    def test_starts_from_command_line(self):
+        # Rule 6: state is per interpreter; a new one starts from -L.
+        import_helper.import_module("_interpreters")
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import _interpreters, importlib, os, sys
+                    importlib.set_lazy_imports(not sys.flags.lazy_imports)
+                    read_end, write_end = os.pipe()
+                    interp = _interpreters.create()
+                    failure = _interpreters.run_string(interp, f'''if 1:
+                        import importlib, os
+                        state = importlib.is_lazy_imports_enabled()
+                        importlib.set_lazy_imports(not state)
+                        os.write({write_end}, repr(state).encode())
+                    ''')
+                    assert failure is None, failure
+                    _interpreters.destroy(interp)
+                    print(os.read(read_end, 100).decode(),
+                          importlib.is_lazy_imports_enabled())
+                """, lazy=lazy)
+                self.assert_lines(result, [f"{lazy} {not lazy}"])
+
+
+if __name__ == "__main__":
+    unittest.main()
