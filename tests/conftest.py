@@ -13,10 +13,13 @@ VANILLA_PYTHON
     Stock CPython 3.13.5 built from the same tarball; tests comparing the
     fork with it are skipped when unset.
 LAZY_HYPOTHESIS_EXAMPLES
-    ``max_examples`` of the property tests (default 300).
+    Number of random programs the differential tests run (default 300);
+    they run LAZY_DIFFERENTIAL_BATCH (default 25) programs per hypothesis
+    example, i.e. per pair of interpreter runs.
 LAZY_HYPOTHESIS_PROFILE
-    ``ci`` (default: derandomized, no example database) or ``explore``
-    (random seeds, example database kept).
+    ``ci`` (default: derandomized, no example database, no shrinking: the
+    failure report names the program that differs) or ``explore`` (random
+    seeds, example database kept, failing batches shrunk).
 
 Test names carry the SPEC rule they cover (``test_r12_...``), so a subset is
 selected with ``-k r12_`` and a rule is found with ``grep -n r12_ tests``.
@@ -30,7 +33,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 #: Seconds a child interpreter may run before the test fails.  Generous: the
 #: machine may be busy building CPython, and a hang is a failure anyway.
@@ -48,7 +51,8 @@ _HYPOTHESIS_COMMON = dict(
     print_blob=True,
 )
 settings.register_profile(
-    "ci", derandomize=True, database=None, **_HYPOTHESIS_COMMON)
+    "ci", derandomize=True, database=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate], **_HYPOTHESIS_COMMON)
 settings.register_profile("explore", **_HYPOTHESIS_COMMON)
 settings.load_profile(os.environ.get("LAZY_HYPOTHESIS_PROFILE", "ci"))
 

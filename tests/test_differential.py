@@ -23,14 +23,16 @@ writing one:
   attribute; SPEC rule 14 only promises it for the importer's own
   statements);
 * a package attribute named like one of its submodules is set after the
-  package imported that submodule itself (then it wins in both runs, SPEC
-  rule 14), or else nothing imports the submodule.
+  package imported that submodule itself (``from .x import x``, or an
+  assignment after ``from . import x``: then the attribute wins in both
+  runs, SPEC rule 14), or else nothing imports the submodule.
 
 Then every value the main script prints is identical, and the set of module
 bodies run under -L is a subset of the eager set, each run at most once.
 """
 
 import dataclasses
+import os
 import re
 import tempfile
 import textwrap
@@ -288,7 +290,7 @@ class Semantics:
     # Validity of top-level import statements.
 
     def hidden(self):
-        """Submodules shadowed by a package attribute without importing them."""
+        """Submodules shadowed by a package attribute, never imported."""
         hidden = set()
         for package in self.program.modules.values():
             for name in self.program.submodules(package.name):
@@ -305,9 +307,15 @@ class Semantics:
             if any(module == h or module.startswith(h + ".") for h in hidden):
                 return f"imports hidden {module}"
         submodules = self.program.submodules(owner)
+        statements = self.program.module(owner).statements
+        done = statements[:statements.index(statement) + 1]
         for name, binding in self.bound_by(statement).items():
-            if name in submodules and binding != ("from", owner, name):
-                return f"binds {name}, the name of a submodule"
+            # Binding a submodule's name is order-independent only once the
+            # package imported that submodule itself (from .x import x).
+            if name in submodules and binding != ("from", owner, name) and (
+                    not any(f"{owner}.{name}" in self.loads(owner, earlier)
+                            for earlier in done)):
+                return f"binds {name} before importing submodule {name}"
         if isinstance(statement, Import):
             if statement.path == owner:
                 return "imports itself"
@@ -604,19 +612,89 @@ def programs(draw):
 
 
 # Running and comparing ------------------------------------------------------
+#
+# Starting two interpreters per program would cost most of the time budget,
+# so each hypothesis example is a batch of BATCH programs.  Program i is
+# renamed apart (top-level packages ``p<i>_alpha``..., script ``main<i>.py``)
+# and all of them are written into one directory; a driver script runs the
+# scripts one after the other in one interpreter per mode, like ``python
+# main<i>.py`` would (runpy, as __main__).  Programs share no module, so one
+# cannot change what another computes, and each is compared on its own.
+
+#: Programs per hypothesis example (one pair of interpreter runs).
+BATCH = int(os.environ.get("LAZY_DIFFERENTIAL_BATCH", "25"))
+
+#: Programs per test: LAZY_HYPOTHESIS_EXAMPLES (default 300, see conftest).
+PROGRAMS = int(os.environ.get("LAZY_HYPOTHESIS_EXAMPLES", "300"))
+
+SEPARATOR = "=== program "
+
+DRIVER = f"""
+import runpy, sys, traceback
+for script in sys.argv[1:]:
+    print({SEPARATOR!r} + script, flush=True)
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except BaseException:
+        print("raised out of the script:")
+        traceback.print_exc(file=sys.stdout)
+    sys.stdout.flush()
+"""
+
+TOP_NAME = re.compile(rf"\b({'|'.join(TOP_NAMES)})\b")
+
+
+def rename(files, index):
+    """*files* with top-level packages and main.py renamed for slot *index*."""
+    renamed = {}
+    for relative, text in files.items():
+        if relative == "main.py":
+            relative = f"main{index}.py"
+        renamed[TOP_NAME.sub(rf"p{index}_\1", relative)] = TOP_NAME.sub(
+            rf"p{index}_\1", text)
+    return renamed
+
+
+def write_batch(root, batch):
+    """Write the programs of *batch* and the driver; return the scripts."""
+    scripts = []
+    for index, files in enumerate(batch):
+        for relative, text in rename(files, index).items():
+            path = Path(root, relative)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        scripts.append(f"main{index}.py")
+    Path(root, "driver.py").write_text(DRIVER, encoding="utf-8")
+    return scripts
+
+
+def run_batch(interpreter, lazy, root, scripts):
+    """Run the driver, with -L if *lazy*; return {script: lines printed}."""
+    result = interpreter.run("driver.py", *scripts, cwd=root, lazy=lazy)
+    assert result.returncode == 0 and not result.stderr, result.report()
+    outputs, current = {}, None
+    for line in result.lines:
+        if line.startswith(SEPARATOR):
+            current = outputs.setdefault(line[len(SEPARATOR):], [])
+        else:
+            current.append(line)
+    assert list(outputs) == scripts, result.report()
+    return outputs
+
 
 @dataclasses.dataclass
 class Observation:
     """What one run of a generated program printed."""
+    lines: list
     executed: list
     shown: list     # "use ..." and "bound ..." lines, in order
     loaded: list
     dumped: dict    # (module, attribute): line
 
     @classmethod
-    def parse(cls, result):
-        assert result.returncode == 0 and not result.stderr, result.report()
-        lines = result.lines
+    def parse(cls, lines):
+        assert not any(line.startswith("raised out of") for line in lines), (
+            "\n".join(lines))
         loaded = next(line for line in lines if line.startswith("loaded"))
         dumped = {}
         for line in lines:
@@ -624,38 +702,17 @@ class Observation:
                 _, module, attribute, _ = line.split(" ", 3)
                 dumped[module, attribute] = line
         return cls(
-            executed=result.executed,
+            lines=lines,
+            executed=[line.removeprefix("exec ") for line in lines
+                      if line.startswith("exec ")],
             shown=[line for line in lines
                    if line.startswith(("use ", "bound "))],
             loaded=loaded.split()[1:],
             dumped=dumped)
 
 
-def run_program(interpreter, files, lazy):
-    with tempfile.TemporaryDirectory(prefix="lazy-differential-") as root:
-        for relative, text in files.items():
-            path = Path(root, relative)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        return interpreter.run("main.py", cwd=root, lazy=lazy)
-
-
-def note_program(files):
-    for relative in sorted(files):
-        note(f"--- {relative}\n{files[relative]}")
-
-
-@given(files=programs())
-def test_r8_r12_r15_lazy_run_matches_eager_run(interpreter, files):
-    """Rules 8, 12-15, 19: the -L run computes exactly what eager computes."""
-    note_program(files)
-    eager_result = run_program(interpreter, files, lazy=False)
-    note(f"eager run:\n{eager_result.report()}")
-    lazy_result = run_program(interpreter, files, lazy=True)
-    note(f"lazy run:\n{lazy_result.report()}")
-    eager = Observation.parse(eager_result)
-    lazy = Observation.parse(lazy_result)
-
+def compare(eager, lazy):
+    """Assert the -L observation is what the eager one allows."""
     assert lazy.shown == eager.shown
     assert len(set(eager.executed)) == len(eager.executed)
     assert len(set(lazy.executed)) == len(lazy.executed), "a body ran twice"
@@ -666,16 +723,67 @@ def test_r8_r12_r15_lazy_run_matches_eager_run(interpreter, files):
     assert {module for module, _ in lazy.dumped} <= set(lazy.loaded)
 
 
+def program_report(files, index, **runs):
+    text = [f"program {index} (renamed p{index}_*, main{index}.py):"]
+    for relative in sorted(files):
+        text.append(f"--- {relative}\n{files[relative]}")
+    for label, lines in runs.items():
+        text.append(f"--- {label} run\n" + "\n".join(lines))
+    return "\n".join(text)
+
+
+#: Shrinking a batch reruns it hundreds of times; the failure report names
+#: the program that differs already.  LAZY_HYPOTHESIS_PROFILE=explore shrinks.
+BATCH_SETTINGS = settings(max_examples=max(1, -(-PROGRAMS // BATCH)))
+
+#: A falsifying batch is printed in full; hypothesis warns that it is long.
+QUIET = pytest.mark.filterwarnings("ignore:Generating overly large repr")
+
+batches = st.lists(programs(), min_size=BATCH, max_size=BATCH)
+
+
+def check_batch(batch, first, second, compare_runs):
+    """Run *batch* as (interpreter, lazy) *first* and *second*; compare each
+    program's two outputs with *compare_runs*."""
+    with tempfile.TemporaryDirectory(prefix="lazy-differential-") as root:
+        scripts = write_batch(root, batch)
+        first_out = run_batch(*first, root, scripts)
+        second_out = run_batch(*second, root, scripts)
+    failures = []
+    for index, (files, script) in enumerate(zip(batch, scripts)):
+        try:
+            compare_runs(first_out[script], second_out[script])
+        except AssertionError as exc:
+            failures.append(program_report(
+                files, index, **{"first": first_out[script],
+                                 "second": second_out[script]}) + f"\n--- assertion\n{exc}")
+    if failures:
+        note(failures[0])
+        pytest.fail(f"{len(failures)} of {len(batch)} programs differ; "
+                    f"the first one:\n{failures[0]}", pytrace=False)
+
+
+@QUIET
+@BATCH_SETTINGS
+@given(batch=batches)
+def test_r8_r12_r15_lazy_run_matches_eager_run(interpreter, batch):
+    """Rules 8, 12-15, 19: the -L run computes exactly what eager computes."""
+    check_batch(batch, (interpreter, False), (interpreter, True),
+                lambda eager, lazy: compare(Observation.parse(eager),
+                                            Observation.parse(lazy)))
+
+
+def same_output(fork, stock):
+    assert fork == stock
+
+
 @pytest.mark.vanilla
-@given(files=programs())
-def test_r30_eager_run_matches_stock(interpreter, vanilla, files):
+@QUIET
+@BATCH_SETTINGS
+@given(batch=batches)
+def test_r30_eager_run_matches_stock(interpreter, vanilla, batch):
     """Rule 30 on random trees: without -L the fork prints what stock does."""
-    note_program(files)
-    fork = run_program(interpreter, files, lazy=False)
-    stock = run_program(vanilla, files, lazy=False)
-    assert fork.returncode == stock.returncode == 0, stock.report()
-    assert fork.stdout == stock.stdout
-    assert fork.stderr == stock.stderr
+    check_batch(batch, (interpreter, False), (vanilla, False), same_output)
 
 
 def has_line(files, pattern, *, modules_only=False):
@@ -721,13 +829,17 @@ CONSTRUCTS = {
     "import inside for": lambda f: has_line(f, r"^for _ in"),
     "subpackage": lambda f: any(len(Path(name).parts) >= 3 for name in f),
     "attribute shadowing a submodule": has_shadowed_submodule,
+    "from pkg.x import x": lambda f: has_line(
+        f, r"^\s*from [.\w]*\.(\w+) import (\w+( as \w+)?, )*\1\b(?! as)",
+        modules_only=True),
     "top-level read of an import": lambda f: has_line(
         f, r"^u0 = \w+\.\w+", modules_only=True),
     "function reading an import": lambda f: has_line(f, r"^    return \w+\."),
     "main calls a function": lambda f: has_line(f, r"lambda: .*\.f\d\(\)"),
     "main reads a submodule": lambda f: has_line(
         f, r"lambda: \w+\.[abc]\.\w+"),
-    "main reads a missing name": lambda f: has_line(f, rf"lambda: .*{MISSING}"),
+    "main reads a missing name": lambda f: has_line(
+        f, rf"lambda: .*{MISSING}"),
     "packages importing each other": imports_each_other,
 }
 
