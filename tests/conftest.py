@@ -27,6 +27,7 @@ selected with ``-k r12_`` and a rule is found with ``grep -n r12_ tests``.
 
 import dataclasses
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -74,6 +75,10 @@ def pytest_report_header(config):
 
 
 LAZY_EXECUTABLE = os.environ.get("LAZY_PYTHON") or sys.executable
+
+#: Scenario trees shared with the regrtest package test_lazy_imports.
+DATA_DIR = (Path(__file__).resolve().parent.parent
+            / "Lib" / "test" / "test_lazy_imports" / "data")
 
 
 def clean_environ(extra=None):
@@ -179,6 +184,12 @@ class Tree:
 
     def write(self, files):
         write_tree(self.root, files)
+        return self
+
+    def scenario(self, name):
+        """Copy the scenario tree DATA_DIR/<name> into the tree."""
+        shutil.copytree(DATA_DIR / name, self.root, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
         return self
 
     def run(self, *args, lazy=False, **kwargs):

@@ -454,3 +454,41 @@ def test_r11_exception_from_excluding_propagates(tree, kind):
     assert result.stderr.splitlines()[-1].startswith("ZeroDivisionError"), (
         result.stderr)
     assert 'main.py", line 4' in result.stderr
+
+
+# Rules 8-10 at the bytecode level --------------------------------------------
+
+IMPORT_FLAGS = """
+import dis, sys
+def imports(code):
+    yield from ((i.argval or ".", bool(i.arg & 1), i.argrepr.endswith(" + lazy"))
+                for i in dis.get_instructions(code) if i.opname == "IMPORT_NAME")
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            yield from imports(const)
+with open(sys.argv[1], encoding="utf-8") as file:
+    print(sorted(imports(compile(file.read(), sys.argv[1], "exec"))))
+"""
+
+
+def test_r8_r9_r10_compiler_marks_only_eligible_imports(tree):
+    """The scenario contexts/compiled.py, compiled: the IMPORT_NAME of an
+    import that may be lazy has the low oparg bit set (dis shows "+ lazy"),
+    and only those: try, with, star, function, class bodies are eager."""
+    tree.scenario("contexts").write({"flags.py": IMPORT_FLAGS})
+    result = tree.run("flags.py", "compiled.py").ok()
+    found = {name: (bit, shown) for name, bit, shown in eval(result.stdout)}
+    assert len(found) == 22, found
+    marked = {name for name, (bit, _) in found.items() if bit}
+    shown = {name for name, (_, shown) in found.items() if shown}
+    expected = {name for name in found if name.startswith("lazy")}
+    assert marked == expected | {"."}     # from . import lazy4
+    assert shown == expected
+
+
+def test_r9_future_import_is_not_marked(tree):
+    tree.write({"flags.py": IMPORT_FLAGS,
+                "future.py": "from __future__ import annotations\nimport a\n"})
+    result = tree.run("flags.py", "future.py").ok()
+    assert eval(result.stdout) == [("__future__", False, False),
+                                   ("a", True, True)]

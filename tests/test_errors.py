@@ -132,30 +132,9 @@ def test_r24_skip_test_reaches_unittest(tree):
 # Rule 25 --------------------------------------------------------------------
 
 def test_r25_failed_resolution_stays_lazy_and_retries(tree):
-    tree.write({
-        "state.py": "attempts = 0",
-        "flaky.py": """
-            print("exec", __name__)
-            import state
-            state.attempts += 1
-            if state.attempts == 1:
-                raise RuntimeError("first attempt fails")
-            value = "second attempt works"
-        """,
-        "main.py": """
-            import importlib, sys
-            import state
-            import flaky
-            for attempt in 1, 2:
-                try:
-                    print(flaky.value)
-                except RuntimeError as exc:
-                    print("failed:", exc)
-                    print("flaky" in sys.modules,
-                          importlib.is_lazy_import(globals(), "flaky"))
-            print(state.attempts)
-        """})
-    result = tree.run(lazy=True).ok()
+    """The scenario errors/retry.py: the first resolution fails, the second
+    runs the module body again and succeeds."""
+    result = tree.scenario("errors").run("retry.py", lazy=True).ok()
     assert result.lines == ["exec flaky", "failed: first attempt fails",
                             "False True", "exec flaky",
                             "second attempt works", "2"]
@@ -248,42 +227,15 @@ def test_r26_cycle_error_is_catchable(tree):
 
 # Rule 27 --------------------------------------------------------------------
 
-THREADS = 8
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("statement, use", [
-    ("import slow", "slow.value"),
-    ("from slow import value", "value"),
-    ("import pkg.slow", "pkg.slow.value"),
+@pytest.mark.parametrize("form, module", [
+    ("import", "slow"),        # import slow; slow.value
+    ("from", "slow"),          # from slow import value; value
+    ("submodule", "pkg.slow"),  # import pkg.slow; pkg.slow.value
 ])
-def test_r27_threads_share_one_resolution(tree, lazy, statement, use):
-    body = """
-        import time
-        print("exec", __name__, flush=True)
-        time.sleep(0.2)
-        value = object()
-    """
-    tree.write({"slow.py": body, "pkg/__init__.py": "", "pkg/slow.py": body,
-                "main.py": f"""
-        import threading
-        {statement}
-        barrier = threading.Barrier({THREADS})
-        results = []
-
-        def worker():
-            barrier.wait()
-            results.append({use})
-
-        threads = [threading.Thread(target=worker) for _ in range({THREADS})]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(60)
-        print(any(thread.is_alive() for thread in threads))
-        print(len(results), len({{id(result) for result in results}}))
-        print(results[0] is {use})
-    """})
-    result = tree.run(lazy=lazy, timeout=90).ok()
-    assert len(result.executed) == 1
-    assert result.output == ["False", f"{THREADS} 1", "True"]
+def test_r27_threads_share_one_resolution(tree, lazy, form, module):
+    """The scenario threads/main.py: 8 threads read one lazy name at once."""
+    result = tree.scenario("threads").run("main.py", form, lazy=lazy,
+                                          timeout=90).ok()
+    assert result.executed == [module]
+    assert result.output == ["False", "8 1", "True"]

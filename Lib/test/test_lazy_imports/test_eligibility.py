@@ -1,9 +1,10 @@
 """Which imports are lazy (SPEC rules 8-11)."""
 
 import dis
+import os
 import unittest
 
-from .util import MODES, LazyImportsTestCase
+from .util import DATA_DIR, MODES, LazyImportsTestCase
 
 EAGER_ORDER = ["exec target", "bound"]
 LAZY_ORDER = ["bound", "exec target"]
@@ -72,52 +73,9 @@ class ModuleLevelTests(LazyImportsTestCase):
                                   LAZY_ORDER if lazy else EAGER_ORDER)
 
 
-#: Module source; the names imported by statements the compiler must mark
-#: as possibly lazy (rules 8-10) start with "lazy", the others with "eager".
-ELIGIBILITY_SOURCE = """\
-import lazy1
-import lazy2.sub as lazy2_sub
-from lazy3 import name3
-from . import lazy4
-if x:
-    import lazy5
-for i in y:
-    import lazy6
-while z:
-    import lazy7
-    break
-match m:
-    case 1:
-        import lazy8
-try:
-    import eager1
-except ImportError:
-    import eager2
-else:
-    import eager3
-finally:
-    import eager4
-try:
-    pass
-except* ValueError:
-    import eager5
-with m:
-    import eager6
-    if x:
-        import eager7
-with importlib.eager_imports():
-    import eager8
-from eager9 import *
-def f():
-    import eager10
-    from eager11 import name
-class C:
-    import eager12
-async def g():
-    async with m:
-        import eager13
-import lazy9
-"""
+#: Compiled, not run: the names imported by statements the compiler must
+#: mark as possibly lazy start with "lazy", the others with "eager".
+COMPILED = os.path.join(DATA_DIR, "contexts", "compiled.py")
 
 
 class CompilerTests(unittest.TestCase):
@@ -143,7 +101,8 @@ class CompilerTests(unittest.TestCase):
     def test_import_marked_lazy_only_where_eligible(self):
         # Rules 8-10 at the bytecode level: dis shows "+ lazy" on the
         # IMPORT_NAME of a statement that may be lazy, and only there.
-        found = self.imports(ELIGIBILITY_SOURCE)
+        with open(COMPILED, encoding="utf-8") as file:
+            found = self.imports(file.read())
         self.assertEqual(len(found), 22, found)
         lazy = {name for name, (bit, _) in found.items() if bit}
         shown = {name for name, (_, shown) in found.items() if shown}

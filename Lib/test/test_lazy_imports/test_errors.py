@@ -97,7 +97,7 @@ class ResolutionErrorTests(LazyImportsTestCase):
         # Rule 25
         for lazy in MODES:
             with self.subTest(lazy=lazy):
-                result = self.run_scenario("errors", "from_submodule.py",
+                result = self.run_scenario("errors", "submodule.py", "from",
                                            lazy=lazy)
                 self.assert_lines(result, ["['pkg'] False"])
 
@@ -125,8 +125,11 @@ class ThreadTests(LazyImportsTestCase):
         # Rule 27
         for lazy in (False, True):
             with self.subTest(lazy=lazy):
-                result = self.run_scenario("threads", lazy=lazy)
-                self.assert_lines(result, ["exec slow", "False", "8 1"])
+                for form in ("import", "from"):
+                    result = self.run_scenario("threads", "main.py", form,
+                                               lazy=lazy)
+                    self.assert_lines(result, ["exec slow", "False", "8 1",
+                                               "True"])
 
     # Rule 27 bug: 7 of the 8 threads get ImportError "cannot access
     # submodule 'slow'".
@@ -136,9 +139,10 @@ class ThreadTests(LazyImportsTestCase):
         # Rule 27
         for lazy in (False, True):
             with self.subTest(lazy=lazy):
-                result = self.run_scenario("threads", "submodule.py",
+                result = self.run_scenario("threads", "main.py", "submodule",
                                            lazy=lazy)
-                self.assert_lines(result, ["exec pkg.slow", "False", "8 1"])
+                self.assert_lines(result, ["exec pkg.slow", "False", "8 1",
+                                           "True"])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 # A failed import of a submodule leaves sys.modules and the package as a
 # failed eager import leaves them.
+#   submodule.py [import | from]: import pkg.bad, or from pkg.bad import value
 import sys
 
 
@@ -8,14 +9,24 @@ def report():
           hasattr(sys.modules["pkg"], "bad"))
 
 
-if sys.flags.lazy_imports:
+form = sys.argv[1] if sys.argv[1:] else "import"
+if not sys.flags.lazy_imports:
+    try:
+        if form == "import":
+            import pkg.bad
+        else:
+            from pkg.bad import value
+    except LookupError:
+        report()
+elif form == "import":
     import pkg.bad
     try:
         pkg.bad
     except LookupError:
         report()
 else:
+    from pkg.bad import value
     try:
-        import pkg.bad
+        value
     except LookupError:
         report()
