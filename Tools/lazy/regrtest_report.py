@@ -27,7 +27,7 @@ PROGRESS = re.compile(
 RUN_N = re.compile(r"^(?:\d+:\d\d:\d\d )?(?:load avg: [\d.]+ )?Run (\d+) tests? ")
 RERUN_START = re.compile(r"Re-running \d+ failed tests? in verbose mode")
 RESULT = re.compile(r"^== Tests result: (.*) ==$")
-SECTION = re.compile(r"^(\d+) (?:tests?|re-run tests?) (.*):$")
+SECTION = re.compile(r"^(\d+) (?:tests?|re-run tests?)(?: (.*))?:$")
 TESTID = re.compile(r"^(FAIL|ERROR): \S+ \(([\w.]+)\)")
 TESTID_SUB = re.compile(r"^(FAIL|ERROR): \S+ \(([\w.]+)\) \((.*)\)$")
 
@@ -71,7 +71,8 @@ class Run:
         total = None
         rerun = False
         last_result = None
-        ids = []
+        ids = []               # (test id, module of the last progress line)
+        current = None
         for i, line in enumerate(lines):
             if line.startswith("# ") and ": " in line and not self.status:
                 k, _, v = line[2:].partition(": ")
@@ -91,13 +92,14 @@ class Run:
                 text = re.sub(r" -- running.*$", "", text)
                 text = re.sub(r" \((?:\d+ min )?\d+(?:\.\d+)? (?:sec|ms)\)$", "", text)
                 (self.rerun_text if rerun else self.first).setdefault(name, text)
+                current = name
             m = TESTID.match(line)
             if m:
                 tid = m.group(2)
                 for prefix in ("unittest.loader._FailedTest.", "unittest.loader.ModuleImportFailure."):
                     if tid.startswith(prefix):
                         tid = tid[len(prefix):]
-                ids.append(tid)
+                ids.append((tid, current))
             if RESULT.match(line):
                 last_result = i
         if last_result is None:
@@ -109,7 +111,7 @@ class Run:
         for line in lines[last_result + 1:]:
             m = SECTION.match(line)
             if m:
-                current = SECTIONS.get(m.group(2))
+                current = SECTIONS.get(m.group(2) or "")
                 if current is not None:
                     lists.setdefault(current, [])
                 continue
@@ -136,12 +138,14 @@ class Run:
             self.status[mod] = "FAILED"
         # Attribute failing test ids to modules (longest module-name prefix).
         mods = sorted(self.status, key=len, reverse=True)
-        for tid in ids:
-            for mod in mods:
-                if tid == mod or tid.startswith(mod + ".") or \
-                        ("test." + tid).startswith(mod + "."):
-                    self.failing_ids.setdefault(mod, set()).add(tid)
-                    break
+        # In -j mode a worker's output follows its progress line, so a test id
+        # that names no module (test_datetime runs test.datetimetester) goes
+        # to the module of the last progress line.
+        for tid, cur in ids:
+            owner = next((mod for mod in mods if tid == mod or tid.startswith(mod + ".")
+                          or ("test." + tid).startswith(mod + ".")), cur)
+            if owner:
+                self.failing_ids.setdefault(owner, set()).add(tid)
 
     def overlay(self, other):
         """Replace the status of the modules `other` (a newer subset run) ran."""
@@ -165,10 +169,9 @@ def load(reports, name):
     subsets = sorted(glob.glob(os.path.join(reports, f"regrtest-{name}.subset-*.log")))
     run.subsets = []
     for sub in subsets:
-        if os.path.getmtime(sub) < os.path.getmtime(path):
-            continue
         srun = Run(sub)
-        if srun.complete:
+        # a rerun started before the full run is stale
+        if srun.complete and srun.meta.get("started", "") > run.meta.get("started", ""):
             run.overlay(srun)
             run.subsets.append(srun)
     return run
