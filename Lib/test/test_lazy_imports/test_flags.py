@@ -53,6 +53,24 @@ class CommandLineTests(LazyImportsTestCase):
                     """, *isolated, lazy=lazy)
                     self.assert_lines(result, [str(lazy)])
 
+    def test_nothing_lazy_without_flag(self):
+        # Rule 30: without -L (and set_lazy_imports) nothing is ever lazy,
+        # at start-up or after importing stdlib packages.
+        code = """
+            import importlib, sys
+            import json, logging, email.message, unittest
+            import target
+            print("bound")
+            print(any(importlib.is_lazy_import(vars(module), name)
+                      for module in list(sys.modules.values())
+                      for name in list(vars(module))))
+        """
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code(code, lazy=lazy, files=TARGET)
+                order = ["bound"] if lazy else ["exec target", "bound"]
+                self.assert_lines(result, order + [str(lazy)])
+
     def test_no_environment_variable(self):
         # Rule 7
         result = self.run_code("""

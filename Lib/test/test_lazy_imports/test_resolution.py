@@ -63,6 +63,26 @@ class ResolutionTests(LazyImportsTestCase):
                          else ["exec target", "bound"])
                 self.assert_lines(result, order + ["42"])
 
+    def test_import_audit_event_at_resolution(self):
+        # Rule 12: no "import" audit event until the import really runs.
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_scenario("deferred", "-c", """if 1:
+                    import sys
+                    events = []
+                    sys.addaudithook(lambda event, args: events.append(args[0])
+                                     if event == "import"
+                                     and args[0] == "target" else None)
+                    import target
+                    print("bound", events)
+                    target.value
+                    print(events)
+                """, lazy=lazy)
+                expected = (["bound []", "exec target", "['target']"] if lazy
+                            else ["exec target", "bound ['target']",
+                                  "['target']"])
+                self.assert_lines(result, expected)
+
     def test_getattr_hasattr_and_from_import(self):
         # Rule 15: reads from other modules resolve.
         for access in ("holder.target", "getattr(holder, 'target')",

@@ -1,0 +1,56 @@
+# Test targets beyond make test (issue 4): long fuzzing of the differential
+# property test, and stdlib suites run with lazy imports on.
+#
+# make test-differential  tests/test_differential.py as in make test
+#                         (DIFFERENTIAL_EXAMPLES programs, default 300)
+# make fuzz               the same with FUZZ_EXAMPLES programs (default 5000),
+#                         random seeds, example database and shrinking
+#                         (hypothesis profile "explore")
+# make test-lazy-stdlib   LAZY_STDLIB_TESTS under $(PY_LAZY) -L -m test
+#                         -j$(LAZY_STDLIB_JOBS); prints how many passed
+#
+# The differential test batches LAZY_DIFFERENTIAL_BATCH (default 25)
+# generated programs into one pair of interpreter runs.
+
+DIFFERENTIAL_EXAMPLES ?= 300
+FUZZ_EXAMPLES ?= 5000
+LAZY_STDLIB_JOBS ?= 2
+
+# Stdlib suites that import a lot, lazily or through importlib, or exercise
+# common libraries whose modules import each other at start-up.
+LAZY_STDLIB_TESTS ?= test_json test_logging test_argparse test_unittest \
+	test_email test_http_cookies test_csv test_pathlib test_textwrap \
+	test_collections test_functools test_typing test_dataclasses test_enum \
+	test_inspect test_pydoc test_importlib test_pkgutil test_runpy \
+	test_zipimport test_tomllib test_configparser test_urlparse test_datetime \
+	test_decimal test_fractions test_statistics test_difflib test_pprint \
+	test_string test_tempfile test_shutil test_contextlib test_abc \
+	test_warnings test_traceback
+
+PYTEST_ENV = LAZY_PYTHON="$(CURDIR)/$(PY_LAZY)" \
+	VANILLA_PYTHON="$(CURDIR)/$(PY_VANILLA)"
+
+.PHONY: test-differential fuzz test-lazy-stdlib
+
+test-differential: build vanilla venv
+	$(PYTEST_ENV) LAZY_HYPOTHESIS_EXAMPLES=$(DIFFERENTIAL_EXAMPLES) \
+	    $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	    tests/test_differential.py
+
+fuzz: build vanilla venv
+	$(PYTEST_ENV) LAZY_HYPOTHESIS_EXAMPLES=$(FUZZ_EXAMPLES) \
+	    LAZY_HYPOTHESIS_PROFILE=explore \
+	    $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	    tests/test_differential.py -k "lazy_run or eager_run"
+
+test-lazy-stdlib: build
+	@mkdir -p $(BUILD)/reports
+	@log=$(BUILD)/reports/lazy-stdlib.log; \
+	env -u PYTHONUNBUFFERED -u PYTHONDONTWRITEBYTECODE -u PYTHONPATH \
+	    $(PY_LAZY) -L -m test -j$(LAZY_STDLIB_JOBS) --timeout 900 \
+	    $(LAZY_STDLIB_TESTS) >$$log 2>&1; status=$$?; \
+	tail -n 25 $$log; \
+	total=$$(echo $(LAZY_STDLIB_TESTS) | wc -w); \
+	failed=$$(grep '^Total test files:' $$log | grep -o 'failed=[0-9]*' | cut -d= -f2); \
+	echo "test-lazy-stdlib: $$((total - $${failed:-0})) of $$total test modules passed under -L (log: $$log)"; \
+	exit $$status
