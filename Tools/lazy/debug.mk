@@ -1,1 +1,58 @@
-# Debug and sanitizer targets (issue 5): pydebug build + refleaks, ASAN build, stress, wheels.
+# Debug and sanitizer targets (issue 5): pydebug build + refleaks, ASAN build,
+# thread stress, real binary wheels.  None of them is part of make test.
+#
+# The debug and ASAN interpreters are built from DEBUG_SRC, by default a tree
+# made from the committed patch queue and own files (Tools/lazy/debug-src.sh),
+# so that they do not pick up edits in progress in $(SRC).  Point them at
+# another tree with e.g. 'make debug DEBUG_SRC=build/src'.
+
+SNAP      := $(BUILD)/src-snap
+DEBUG_SRC ?= $(SNAP)
+DEBUG     := $(BUILD)/debug
+ASAN      := $(BUILD)/asan
+PY_DEBUG  := $(DEBUG)/python
+PY_ASAN   := $(ASAN)/python
+REPORTS   := $(BUILD)/reports
+
+.PHONY: src-snap debug refleaks asan asan-test stress wheels
+
+src-snap:
+	@if [ "$(DEBUG_SRC)" = "$(SNAP)" ]; then sh $(T)/debug-src.sh $(SNAP); fi
+
+# Interpreter built --with-pydebug (sys.gettotalrefcount, assertions).
+debug: deps src-snap
+	@sh $(T)/build.sh $(DEBUG_SRC) $(DEBUG) --with-pydebug
+
+# AddressSanitizer build; pymalloc off so that ASAN sees every allocation.
+# LeakSanitizer is off: CPython does not free everything at exit.
+asan: deps src-snap
+	@ASAN_OPTIONS=detect_leaks=0 sh $(T)/build.sh $(DEBUG_SRC) $(ASAN) \
+		--with-address-sanitizer --without-pymalloc
+
+# regrtest -R on the suites that touch the patched code, without and with -L,
+# and the in-process leak check (Lib/test/test_lazy_imports/test_refleaks.py).
+REFLEAK_TESTS ?= test_lazy_imports test_dict test_import test_importlib
+refleaks: debug
+	@sh $(T)/debug-refleaks.sh $(PY_DEBUG) $(REPORTS)/refleaks $(REFLEAK_TESTS)
+
+# test_lazy_imports and test_dict (without and with -L) and the in-process
+# scenarios under ASAN.
+ASAN_TESTS ?= test_lazy_imports test_dict
+asan-test: asan
+	@sh $(T)/asan-test.sh $(PY_ASAN) $(REPORTS)/asan $(ASAN_TESTS)
+
+# Thread stress of lazy import resolution (tests/test_stress.py, SPEC rule
+# 27) with many more trials than make test runs; STRESS_SECONDS bounds each
+# kind's run time.  Uses the existing $(PY_LAZY) (built when missing).
+STRESS_TRIALS  ?= 1000
+STRESS_THREADS ?= 8
+STRESS_SECONDS ?= 90
+stress:
+	@[ -x $(PY_LAZY) ] || $(MAKE) build
+	@[ -x $(VENV)/bin/python ] || $(MAKE) venv
+	@mkdir -p $(REPORTS)
+	@env -u PYTHONPATH -u PYTHONHOME LAZY_PYTHON=$(abspath $(PY_LAZY)) \
+		LAZY_STRESS_TRIALS=$(STRESS_TRIALS) LAZY_STRESS_THREADS=$(STRESS_THREADS) \
+		LAZY_STRESS_SECONDS=$(STRESS_SECONDS) \
+		$(VENV)/bin/python -m pytest -p no:cacheprovider -q -rA \
+		--junitxml=$(REPORTS)/stress.xml tests/test_stress.py

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Run the lazy-import suites on the AddressSanitizer interpreter (make
+# asan-test): test_lazy_imports and test_dict without and with -L, and the
+# in-process scenarios of test_refleaks repeated.  LeakSanitizer is off
+# (CPython does not free everything at exit); any ASAN report fails a run.
+#   asan-test.sh PYTHON REPORTDIR [TESTS...]
+set -u
+py=$(realpath "$1"); out=$2; shift 2
+tests=${*:-test_lazy_imports test_dict}
+jobs=${JOBS:-$(nproc)}
+unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME
+export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:${ASAN_OPTIONS:-}"
+mkdir -p "$out"
+status=0
+summary="$out/summary.txt"
+: >"$summary"
+check() {  # check NAME MODE RC LOG
+    result=$(grep -E '^Result: |^(OK|FAILED)' "$4" | tail -1)
+    asan=$(grep -c 'ERROR: AddressSanitizer' "$4")
+    printf '%-24s %-5s rc=%s asan-reports=%s %s\n' "$1" "$2" "$3" "$asan" "$result" | tee -a "$summary"
+    grep -A30 'ERROR: AddressSanitizer' "$4" | head -40 | sed 's/^/    /' | tee -a "$summary"
+    [ "$3" = 0 ] && [ "$asan" = 0 ] || status=1
+}
+for mode in eager lazy; do
+    flag=; [ $mode = lazy ] && flag=-L
+    for t in $tests; do
+        log="$out/$t-$mode.log"
+        "$py" $flag -m test -j"$jobs" "$t" >"$log" 2>&1
+        check "$t" $mode $? "$log"
+    done
+done
+log="$out/test_refleaks-loops.log"
+LAZY_REFLEAK_LOOPS=${LAZY_REFLEAK_LOOPS:-30} "$py" -L -m test -v test_lazy_imports.test_refleaks >"$log" 2>&1
+check "test_refleaks (x30)" lazy $? "$log"
+echo "asan-test: logs in $out"
+exit $status
