@@ -64,40 +64,16 @@ def test_r28_importtime_reports_real_imports(tree, lazy):
 
 # Rule 29 --------------------------------------------------------------------
 
+#: Scripts start with this; capi.py (the scenario "capi", shared with
+#: test_lazy_imports) declares the C API functions with ctypes.
 C_API = """
-    import ctypes, importlib, sys
-    api = ctypes.pythonapi
-    PyObject = ctypes.py_object
-
-    def declare(name, restype, *argtypes):
-        function = getattr(api, name)
-        function.restype = restype
-        function.argtypes = argtypes
-        return function
-
-    is_enabled = declare("PyImport_IsLazyImportsEnabled", ctypes.c_int)
-    set_lazy = declare("PyImport_SetLazyImports", PyObject, PyObject, PyObject)
-    is_lazy = declare("PyDict_IsLazyImport", ctypes.c_int, PyObject, PyObject)
-    resolve = declare("PyDict_ResolveLazyImports", ctypes.c_int, PyObject)
-    next_with_error = declare(
-        "PyDict_NextWithError", ctypes.c_int, PyObject,
-        ctypes.POINTER(ctypes.c_ssize_t), ctypes.POINTER(ctypes.c_void_p),
-        ctypes.POINTER(ctypes.c_void_p))
-
-    def items_with_error(mapping):
-        position = ctypes.c_ssize_t(0)
-        key, value = ctypes.c_void_p(), ctypes.c_void_p()
-        found = []
-        while next_with_error(mapping, ctypes.byref(position),
-                              ctypes.byref(key), ctypes.byref(value)) == 1:
-            found.append((ctypes.cast(key.value, PyObject).value,
-                          ctypes.cast(value.value, PyObject).value))
-        return found
+    import importlib, sys
+    from capi import *
 """
 
 
 def test_r29_set_and_query_state(tree, lazy):
-    tree.write({"plain.py": 'print("exec", __name__)',
+    tree.scenario("capi").write({"plain.py": 'print("exec", __name__)',
                 "excluded.py": 'print("exec", __name__)',
                 "main.py": C_API + """
     print(is_enabled())
@@ -119,7 +95,7 @@ def test_r29_set_and_query_state(tree, lazy):
 
 
 def test_r29_dict_is_lazy_import_and_resolve(tree):
-    tree.write({"target.py": 'print("exec", __name__)\nvalue = 42',
+    tree.scenario("capi").write({"target.py": 'print("exec", __name__)\nvalue = 42',
                 "main.py": C_API + """
     namespace = {}
     exec("import target\\nplain = 1", namespace)
@@ -135,7 +111,7 @@ def test_r29_dict_is_lazy_import_and_resolve(tree):
 
 
 def test_r29_resolve_reports_errors(tree):
-    tree.write({"main.py": C_API + """
+    tree.scenario("capi").write({"main.py": C_API + """
     namespace = {}
     exec("import missing_module", namespace)
     try:
@@ -149,7 +125,7 @@ def test_r29_resolve_reports_errors(tree):
 
 
 def test_r29_next_with_error(tree):
-    tree.write({"target.py": 'print("exec", __name__)\nvalue = 42',
+    tree.scenario("capi").write({"target.py": 'print("exec", __name__)\nvalue = 42',
                 "main.py": C_API + """
     namespace = {}
     exec("import target", namespace)

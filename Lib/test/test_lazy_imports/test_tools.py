@@ -57,23 +57,13 @@ class CAPITests(LazyImportsTestCase):
         import_helper.import_module("ctypes")
 
     def test_c_api(self):
-        # Rule 29
-        result = self.run_code("""
-            import ctypes, importlib, sys
-            api = ctypes.pythonapi
-            api.PyImport_IsLazyImportsEnabled.restype = ctypes.c_int
-            set_lazy = api.PyImport_SetLazyImports
-            set_lazy.restype = ctypes.py_object
-            set_lazy.argtypes = (ctypes.py_object, ctypes.py_object)
-            is_lazy = api.PyDict_IsLazyImport
-            is_lazy.argtypes = (ctypes.py_object, ctypes.py_object)
-            resolve = api.PyDict_ResolveLazyImports
-            resolve.argtypes = (ctypes.py_object,)
-
-            print(api.PyImport_IsLazyImportsEnabled())
+        # Rule 29: the scenario capi (ctypes bindings) on the C API.
+        result = self.run_scenario("capi", "-c", """if 1:
+            import importlib
+            from capi import *
+            print(is_enabled())
             print(set_lazy(True, ["excluded"]) == (False, None))
-            print(api.PyImport_IsLazyImportsEnabled(),
-                  importlib.is_lazy_imports_enabled())
+            print(is_enabled(), importlib.is_lazy_imports_enabled())
             namespace = {}
             exec("import target\\nimport excluded", namespace)
             print(is_lazy(namespace, "target"), is_lazy(namespace, "excluded"))
@@ -91,39 +81,21 @@ class CAPITests(LazyImportsTestCase):
                                    "exec target", "0 0", "True",
                                    "ModuleNotFoundError"])
 
-
     def test_next_with_error(self):
         # Rule 29: PyDict_NextWithError resolves, and reports failures.
-        result = self.run_code("""
-            import ctypes, sys
-            PyObject = ctypes.py_object
-            next_with_error = ctypes.pythonapi.PyDict_NextWithError
-            next_with_error.restype = ctypes.c_int
-            next_with_error.argtypes = (
-                PyObject, ctypes.POINTER(ctypes.c_ssize_t),
-                ctypes.POINTER(ctypes.c_void_p),
-                ctypes.POINTER(ctypes.c_void_p))
-
-            def items(mapping):
-                position = ctypes.c_ssize_t(0)
-                key, value = ctypes.c_void_p(), ctypes.c_void_p()
-                found = []
-                while next_with_error(mapping, ctypes.byref(position),
-                                      ctypes.byref(key),
-                                      ctypes.byref(value)) == 1:
-                    found.append((ctypes.cast(key.value, PyObject).value,
-                                  ctypes.cast(value.value, PyObject).value))
-                return found
-
+        result = self.run_scenario("capi", "-c", """if 1:
+            import sys
+            from capi import items_with_error
             namespace = {}
             exec("import target", namespace)
             del namespace["__builtins__"]
             print("bound")
-            print(items(namespace) == [("target", sys.modules["target"])])
+            print(items_with_error(namespace)
+                  == [("target", sys.modules["target"])])
             failing = {}
             exec("import missing_module", failing)
             try:
-                items(failing)
+                items_with_error(failing)
             except ModuleNotFoundError:
                 print("ModuleNotFoundError")
         """, lazy=True, files=TARGET)
