@@ -6,7 +6,8 @@ every form (``import a.b.c``, ``import a.b as c``, ``from a import b, c``,
 relative imports, inside ``if``/``for``/``try`` blocks), top-level reads of
 what was imported, and functions reading it later.  A main script imports
 from the tree, reads names, calls functions, then prints every name it and
-the loaded modules bound.  It runs once eagerly and once with -L.
+the loaded modules bound.  It runs once eagerly and once with -L (25
+programs per pair of interpreter runs, see "Running and comparing").
 
 What must be equal is worked out below (``Semantics``).  Lazy imports move
 the moment a module body runs.  So a program whose result depends on that
