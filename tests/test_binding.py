@@ -230,6 +230,14 @@ def test_r14_package_attribute_not_clobbered(tree, lazy, layout, use):
     assert result.output == [expected_use, "1.0 1.0 1.0 1.0"]
 
 
+def test_r14_package_binding_a_submodule_name(tree, lazy):
+    """The scenario packages/same_name.py: gamma/__init__.py runs `from
+    gamma.a import a` (gamma/a/a.py exists), so gamma.a is gamma.a.a."""
+    result = tree.scenario("packages").run("same_name.py", lazy=lazy).ok()
+    assert result.output == ["gamma.a.a", "gamma.a.a gamma.a.a", "gamma.a.a"]
+    assert result.executed == ["gamma", "gamma.a", "gamma.a.a"]
+
+
 # Rule 15 --------------------------------------------------------------------
 
 def test_r15_first_use_replaces_the_lazy_object(tree, lazy):

@@ -50,6 +50,19 @@ class SubmoduleTests(LazyImportsTestCase):
                                  ["1.0", "pkg.__version__", "1.0 1.0 1.0"],
                                  result.err)
 
+    # Rule 14 bug: under -L, gamma.a is the submodule gamma.a, not the
+    # module gamma.a.a that gamma's `from gamma.a import a` bound.
+    @unittest.expectedFailure
+    def test_package_binding_a_submodule_name(self):
+        # Rule 14
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_scenario("packages", "same_name.py",
+                                           lazy=lazy)
+                self.assertEqual(result.output, ["gamma.a.a",
+                                                 "gamma.a.a gamma.a.a",
+                                                 "gamma.a.a"], result.err)
+
 
 class ResolutionTests(LazyImportsTestCase):
 
