@@ -11,28 +11,29 @@
 # regrtest options (--timeout 900 -j$(nproc)).
 TESTS ?=
 REPORTS := $(BUILD)/reports
-REGRTEST_REPORT = $(PY_VANILLA) $(T)/regrtest_report.py --reports $(REPORTS) \
+# The report is plain Python: run it with the interpreter the target built.
+REGRTEST_REPORT = $(T)/regrtest_report.py --reports $(REPORTS) \
 	--expected Lib/test/lazy_imports_expected_failures.txt
 
 .PHONY: regrtest regrtest-vanilla regrtest-lazy regrtest-all regrtest-report
 
 regrtest-vanilla: vanilla
 	@sh $(T)/regrtest.sh vanilla $(PY_VANILLA) $(TESTS)
-	@$(REGRTEST_REPORT)
+	@$(PY_VANILLA) $(REGRTEST_REPORT)
 
 regrtest: build
 	@sh $(T)/regrtest.sh fork $(PY_LAZY) $(TESTS)
-	@$(REGRTEST_REPORT)
+	@$(PY_LAZY) $(REGRTEST_REPORT)
 
 regrtest-lazy: build
 	@sh $(T)/regrtest.sh lazy $(PY_LAZY) -L $(TESTS)
-	@$(REGRTEST_REPORT)
+	@$(PY_LAZY) $(REGRTEST_REPORT)
 
 regrtest-all: build vanilla
 	@sh $(T)/regrtest.sh vanilla $(PY_VANILLA) $(TESTS)
 	@sh $(T)/regrtest.sh fork $(PY_LAZY) $(TESTS)
 	@sh $(T)/regrtest.sh lazy $(PY_LAZY) -L $(TESTS)
-	@$(REGRTEST_REPORT)
+	@$(PY_VANILLA) $(REGRTEST_REPORT)
 
-regrtest-report: vanilla
-	@$(REGRTEST_REPORT)
+regrtest-report: build
+	@$(PY_LAZY) $(REGRTEST_REPORT)
