@@ -56,3 +56,14 @@ stress:
 		LAZY_STRESS_SECONDS=$(STRESS_SECONDS) \
 		$(VENV)/bin/python -m pytest -p no:cacheprovider -q -rA \
 		--junitxml=$(REPORTS)/stress.xml tests/test_stress.py
+
+# Stock cp313 binary wheels (tests/wheels/requirements.txt) in venvs of the
+# fork and of vanilla: tests/wheels/wheel_check.py must print the same on
+# vanilla, the fork, and the fork with -L.  Uses the existing interpreters.
+WHEELS_VENV         := $(BUILD)/wheels-venv
+WHEELS_VENV_VANILLA := $(BUILD)/wheels-venv-vanilla
+wheels:
+	@[ -x $(PY_LAZY) ] || $(MAKE) build
+	@[ -x $(PY_VANILLA) ] || $(MAKE) vanilla
+	@sh $(T)/wheels.sh $(PY_LAZY) $(PY_VANILLA) $(WHEELS_VENV) \
+		$(WHEELS_VENV_VANILLA) $(REPORTS)/wheels.txt

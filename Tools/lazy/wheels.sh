@@ -1,0 +1,56 @@
+#!/bin/sh
+# Real binary wheels on the fork (make wheels, SPEC rule 31): stock cp313
+# wheels from PyPI (tests/wheels/requirements.txt, --only-binary=:all:) in a
+# venv of the fork and one of vanilla; tests/wheels/wheel_check.py must print
+# the same on vanilla, on the fork and on the fork with -L.
+#   wheels.sh LAZY_PYTHON VANILLA_PYTHON FORK_VENV VANILLA_VENV REPORT
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+lazy=$1; vanilla=$2; fvenv=$3; vvenv=$4; report=$5
+req=$top/tests/wheels/requirements.txt
+check=$top/tests/wheels/wheel_check.py
+unset PYTHONPATH PYTHONHOME PYTHONDONTWRITEBYTECODE
+start=$(date +%s)
+
+venv() {  # venv PYTHON DIR: (re)create DIR when requirements.txt changed
+    if [ -f "$2/.ok" ] && [ ! "$req" -nt "$2/.ok" ]; then
+        return 0
+    fi
+    echo "wheels: creating $2 from $1"
+    rm -rf "$2"
+    "$1" -m venv "$2" &&
+        "$2/bin/python" -m pip install -q --disable-pip-version-check \
+            --only-binary=:all: -r "$req" 2>"$2/pip-install.log" &&
+        "$2/bin/python" -m pip check >/dev/null &&
+        touch "$2/.ok" ||
+        { grep -v '^WARNING: Location' "$2/pip-install.log" >&2
+          echo "wheels: installing the wheels into $2 failed" >&2; exit 1; }
+}
+venv "$lazy" "$fvenv"
+venv "$vanilla" "$vvenv"
+mkdir -p "$(dirname "$report")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$vvenv/bin/python" "$check" >"$tmp/vanilla" 2>"$tmp/vanilla.err"; rv=$?
+"$fvenv/bin/python" "$check" >"$tmp/fork" 2>"$tmp/fork.err"; rf=$?
+"$fvenv/bin/python" -L "$check" >"$tmp/fork-L" 2>"$tmp/fork-L.err"; rl=$?
+status=0
+{
+    printf '%-13s %-11s %-7s %-7s %-7s\n' package version vanilla fork fork-L
+    while read -r name version digest; do
+        f=$(grep "^$name " "$tmp/fork")
+        l=$(grep "^$name " "$tmp/fork-L")
+        same_f=same; [ "$f" = "$name $version $digest" ] || { same_f=DIFF; status=1; }
+        same_l=same; [ "$l" = "$name $version $digest" ] || { same_l=DIFF; status=1; }
+        ok=ok; [ "$version" = ERROR ] && { ok=ERROR; status=1; }
+        printf '%-13s %-11s %-7s %-7s %-7s\n' "$name" "$version" "$ok" "$same_f" "$same_l"
+    done <"$tmp/vanilla"
+    for run in vanilla fork fork-L; do
+        if ! cmp -s "$tmp/vanilla" "$tmp/$run" || [ -s "$tmp/$run.err" ]; then
+            echo "--- $run output:"; cat "$tmp/$run" "$tmp/$run.err"
+        fi
+    done
+    echo "exit status: vanilla $rv, fork $rf, fork -L $rl; $(( $(date +%s) - start ))s"
+} | tee "$report"
+[ $rv = 0 ] && [ $rf = 0 ] && [ $rl = 0 ] && cmp -s "$tmp/vanilla" "$tmp/fork" &&
+    cmp -s "$tmp/vanilla" "$tmp/fork-L" && [ $status = 0 ]
