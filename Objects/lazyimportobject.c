@@ -38,6 +38,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_builtins = Py_XNewRef(builtins);
     lz->lz_code = Py_XNewRef(code);
     lz->lz_addr = addr;
+    lz->lz_submodule = 0;
     lz->lz_value = NULL;
     _PyObject_GC_TRACK(lz);
     return (PyObject *)lz;
@@ -59,6 +60,30 @@ value_name(PyLazyImportObject *lz)
         }
     }
     return Py_NewRef(lz->lz_fullname);
+}
+
+/* "from modname import name": is modname imported already, without the
+   attribute name (nor a __getattr__ that could provide it)?  Then an eager
+   import would have imported the submodule modname.name, if there is one.
+   Returns 1, 0, or -1 with an exception set. */
+static int
+lacks_name(PyObject *modname, PyObject *name)
+{
+    PyObject *module = PyImport_GetModule(modname);
+    if (module == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    int r = 0;
+    if (PyModule_Check(module)) {
+        PyObject *dict = PyModule_GetDict(module);
+        r = PyDict_Contains(dict, name);
+        if (r == 0) {
+            r = PyDict_Contains(dict, &_Py_ID(__getattr__));
+        }
+        r = (r < 0) ? -1 : !r;
+    }
+    Py_DECREF(module);
+    return r;
 }
 
 PyObject *
@@ -85,8 +110,17 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
                                      p->lz_globals, p->lz_locals,
                                      p->lz_builtins, p->lz_code, p->lz_addr);
     Py_DECREF(fullname);
-    if (lz != NULL) {
-        LAZY(lz)->lz_parent = Py_NewRef(parent);
+    if (lz == NULL) {
+        return NULL;
+    }
+    LAZY(lz)->lz_parent = Py_NewRef(parent);
+    if (p->lz_parent == NULL && p->lz_fromlist != Py_None) {
+        int r = lacks_name(p->lz_fullname, name);
+        if (r < 0) {
+            Py_DECREF(lz);
+            return NULL;
+        }
+        LAZY(lz)->lz_submodule = r;
     }
     return lz;
 }
@@ -103,11 +137,20 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
    is reached.  "from a import b" registers a.b as well, tentatively: it may
    name an attribute, so a missing module a.b is not an error there. */
 
+/* A registry entry is a tuple (origin, definite, owner): the lazy import
+   that registered the name, whether the name is certainly a submodule, and
+   the ident of the thread importing it now, or None. */
+static PyObject *
+registry_entry(PyObject *origin, int definite, PyObject *owner)
+{
+    return PyTuple_Pack(3, origin, definite ? Py_True : Py_False, owner);
+}
+
 static int
 register_submodule(PyObject *registry, PyObject *fullname, PyObject *lazy,
                    int definite)
 {
-    PyObject *entry = PyTuple_Pack(2, lazy, definite ? Py_True : Py_False);
+    PyObject *entry = registry_entry(lazy, definite, Py_None);
     if (entry == NULL) {
         return -1;
     }
@@ -198,11 +241,67 @@ _PyLazyImport_RegisterSubmodules(PyObject *lazy)
 static void add_deferred_context(PyThreadState *tstate,
                                  PyLazyImportObject *lz);
 
-PyObject *
-_PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name)
+/* Replace registry[fullname] by 'entry' if it still is 'expected'. */
+static int
+registry_replace(PyObject *registry, PyObject *fullname, PyObject *expected,
+                 PyObject *entry)
 {
-    PyInterpreterState *interp = _PyInterpreterState_GET();
-    PyObject *registry = interp->imports.lazy_submodules;
+    PyObject *current;
+    int r = PyDict_GetItemRef(registry, fullname, &current);
+    if (r <= 0) {
+        return r;
+    }
+    if (current == expected) {
+        r = entry ? PyDict_SetItem(registry, fullname, entry)
+                  : PyDict_DelItem(registry, fullname);
+    }
+    Py_DECREF(current);
+    return r;
+}
+
+/* Is the exception being raised "No module named <fullname>"? */
+static int
+is_missing_module(PyThreadState *tstate, PyObject *fullname)
+{
+    if (!_PyErr_ExceptionMatches(tstate, PyExc_ModuleNotFoundError)) {
+        return 0;
+    }
+    PyObject *exc = _PyErr_GetRaisedException(tstate);
+    PyObject *missing = PyObject_GetAttr(exc, &_Py_ID(name));
+    int r = (missing != NULL && PyUnicode_Check(missing)
+             && PyUnicode_Compare(missing, fullname) == 0);
+    Py_XDECREF(missing);
+    PyErr_Clear();
+    _PyErr_SetRaisedException(tstate, exc);
+    return r;
+}
+
+/* Is this thread running the import statement of 'origin': resolving it,
+   or a name of its "from origin import ..."? */
+static int
+is_resolving(PyThreadState *tstate, PyObject *origin)
+{
+    PyObject *stack = _PyImport_GetLazyStack(tstate);
+    if (stack == NULL) {
+        return -1;
+    }
+    int from = (LAZY(origin)->lz_fromlist != Py_None);
+    int found = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(stack) && !found; i++) {
+        PyObject *item = PyList_GET_ITEM(stack, i);
+        found = (item == origin
+                 || (from && LAZY(item)->lz_parent == origin));
+    }
+    _PyImport_ReleaseLazyStack(tstate, stack);
+    return found;
+}
+
+PyObject *
+_PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
+                                     int definite)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *registry = tstate->interp->imports.lazy_submodules;
     if (registry == NULL || PyDict_GET_SIZE(registry) == 0) {
         return NULL;
     }
@@ -216,50 +315,119 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name)
     if (fullname == NULL) {
         return NULL;
     }
-    /* Take the entry out first: a miss while it is imported must not try
-       again. */
-    PyObject *entry;
-    if (PyDict_Pop(registry, fullname, &entry) <= 0) {
-        Py_DECREF(fullname);
-        return NULL;
+    PyObject *entry, *mine = NULL, *res = NULL;
+    if (PyDict_GetItemRef(registry, fullname, &entry) <= 0) {
+        goto done;
     }
-    PyLazyImportObject *origin = LAZY(PyTuple_GET_ITEM(entry, 0));
-    int definite = PyTuple_GET_ITEM(entry, 1) == Py_True;
-    PyThreadState *tstate = _PyThreadState_GET();
-    PyObject *builtins = origin->lz_builtins;
+    PyObject *origin = PyTuple_GET_ITEM(entry, 0);
+    PyObject *owner = PyTuple_GET_ITEM(entry, 2);
+    if ((PyTuple_GET_ITEM(entry, 1) == Py_True) != definite) {
+        goto done;
+    }
+    int busy = is_resolving(tstate, origin);
+    if (busy != 0) {
+        /* The import statement that registered the name is running in
+           this thread: it imports the submodule itself, when an eager
+           import would. */
+        if (busy < 0) {
+            PyErr_Clear();
+        }
+        goto done;
+    }
+    PyObject *ident = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+    if (ident == NULL) {
+        goto done;
+    }
+    if (owner != Py_None) {
+        int same = PyObject_RichCompareBool(owner, ident, Py_EQ);
+        if (same != 0) {
+            /* This thread is importing the submodule: until that is done
+               the attribute is missing, as during an eager import. */
+            Py_DECREF(ident);
+            goto done;
+        }
+        /* Another thread is importing it: import it too, which waits for
+           that import to finish (the module lock) and gives its result. */
+    }
+    else {
+        mine = registry_entry(origin, definite, ident);
+        if (mine == NULL || registry_replace(registry, fullname, entry,
+                                             mine) < 0)
+        {
+            Py_DECREF(ident);
+            goto done;
+        }
+    }
+    Py_DECREF(ident);
+
+    PyLazyImportObject *lz = LAZY(origin);
+    PyObject *builtins = lz->lz_builtins;
     if (builtins == NULL) {
         builtins = tstate->interp->builtins;
     }
-    PyObject *res = _PyEval_ImportName(tstate, builtins, origin->lz_globals,
-                                       Py_None, fullname, Py_None,
-                                       _PyLong_GetZero());
-    if (res != NULL) {
-        Py_SETREF(res, PyImport_GetModule(fullname));
+    /* Another attempt if the module waited for is no longer in sys.modules:
+       another thread's import of it failed meanwhile. */
+    for (int attempt = 0; attempt < 3 && res == NULL; attempt++) {
+        res = _PyEval_ImportName(tstate, builtins, lz->lz_globals, Py_None,
+                                 fullname, Py_None, _PyLong_GetZero());
+        if (res == NULL) {
+            break;
+        }
+        Py_SETREF(res, PyImport_GetModule(fullname));  /* waits for it */
+        if (res == NULL) {
+            if (_PyErr_Occurred(tstate)) {
+                break;
+            }
+            continue;
+        }
+        PyObject *now;
+        if (PyMapping_GetOptionalItem(PyImport_GetModuleDict(), fullname,
+                                      &now) < 0)
+        {
+            Py_CLEAR(res);
+            break;
+        }
+        if (now != res) {
+            Py_CLEAR(res);
+        }
+        Py_XDECREF(now);
     }
     if (res == NULL && !_PyErr_Occurred(tstate)) {
         PyErr_Format(PyExc_ModuleNotFoundError, "No module named %R",
                      fullname);
     }
-    if (res == NULL && !definite
-        && PyErr_ExceptionMatches(PyExc_ModuleNotFoundError))
-    {
+    int forget = (res != NULL);
+    if (res == NULL && !definite && is_missing_module(tstate, fullname)) {
         /* "from a import b" named an attribute, not a submodule. */
-        PyObject *exc = PyErr_GetRaisedException();
-        PyObject *missing = PyObject_GetAttr(exc, &_Py_ID(name));
-        if (missing != NULL
-            && PyUnicode_Check(missing)
-            && PyUnicode_Compare(missing, fullname) == 0)
-        {
-            Py_CLEAR(exc);
-        }
-        Py_XDECREF(missing);
         PyErr_Clear();
-        PyErr_SetRaisedException(exc);
+        forget = 1;
     }
-    if (res == NULL && _PyErr_Occurred(tstate)) {
-        add_deferred_context(tstate, origin);
+    else if (res == NULL) {
+        /* Keep the entry: like a lazy name that failed to resolve, the
+           next use retries. */
+        add_deferred_context(tstate, lz);
     }
-    Py_DECREF(entry);
+    if (mine != NULL || forget) {
+        PyObject *exc = _PyErr_GetRaisedException(tstate);
+        PyObject *back = NULL;
+        if (forget
+            || (back = registry_entry(origin, definite, Py_None)) != NULL)
+        {
+            if (registry_replace(registry, fullname, mine ? mine : entry,
+                                 back) < 0)
+            {
+                PyErr_Clear();
+            }
+        }
+        else {
+            PyErr_Clear();
+        }
+        Py_XDECREF(back);
+        _PyErr_SetRaisedException(tstate, exc);
+    }
+done:
+    Py_XDECREF(mine);
+    Py_XDECREF(entry);
     Py_DECREF(fullname);
     return res;
 }
@@ -277,6 +445,77 @@ import_module(PyLazyImportObject *lz, PyObject *name, PyObject *fromlist)
                               name, fromlist, lz->lz_level);
 }
 
+/* Do the builtins of the statement replace __import__? */
+static int
+has_import_hook(PyLazyImportObject *lz)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *builtins = lz->lz_builtins;
+    if (builtins == NULL) {
+        builtins = tstate->interp->builtins;
+    }
+    PyObject *func;
+    if (PyMapping_GetOptionalItem(builtins, &_Py_ID(__import__), &func) < 0) {
+        return -1;
+    }
+    if (func == NULL) {
+        return 1;  /* let _PyEval_ImportName() report it */
+    }
+    int r = !_PyImport_IsDefaultImportFunc(tstate->interp, func);
+    Py_DECREF(func);
+    return r;
+}
+
+/* Drop the registry entries that the from-import 'origin' made for its
+   module and for the name 'lz' (see _PyLazyImport_RegisterSubmodules). */
+static void
+forget_registered(PyLazyImportObject *origin, PyLazyImportObject *lz)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    PyObject *registry = interp->imports.lazy_submodules;
+    if (registry == NULL || PyDict_GET_SIZE(registry) == 0) {
+        return;
+    }
+    PyObject *exc = PyErr_GetRaisedException();
+    PyObject *names[2] = {origin->lz_fullname, lz->lz_fullname};
+    for (int i = 0; i < 2; i++) {
+        PyObject *entry;
+        if (PyDict_GetItemRef(registry, names[i], &entry) > 0) {
+            if (PyTuple_GET_ITEM(entry, 0) == (PyObject *)origin
+                && PyDict_DelItem(registry, names[i]) < 0)
+            {
+                PyErr_Clear();
+            }
+            Py_DECREF(entry);
+        }
+        PyErr_Clear();
+    }
+    PyErr_SetRaisedException(exc);
+}
+
+/* Import the submodule lz_fullname as the import system does for a
+   fromlist (not through __import__).  Returns a new reference, NULL with
+   an exception set, or NULL without one if there is no such module. */
+static PyObject *
+import_submodule(PyLazyImportObject *lz)
+{
+    PyObject *mod = PyImport_GetModule(lz->lz_fullname);
+    if (mod != NULL || PyErr_Occurred()) {
+        return mod;
+    }
+    mod = PyImport_ImportModuleLevelObject(lz->lz_fullname, lz->lz_globals,
+                                           NULL, NULL, 0);
+    if (mod == NULL) {
+        if (is_missing_module(_PyThreadState_GET(), lz->lz_fullname)) {
+            PyErr_Clear();
+        }
+        return NULL;
+    }
+    Py_DECREF(mod);
+    mod = PyImport_GetModule(lz->lz_fullname);
+    return mod;
+}
+
 static PyObject *
 resolve(PyLazyImportObject *lz)
 {
@@ -286,7 +525,13 @@ resolve(PyLazyImportObject *lz)
             return import_module(lz, lz->lz_name, lz->lz_fromlist);
         }
         /* "import a.b.c" binds "a": import just "a".  a.b and a.b.c are
-           registered submodules, imported when they are first reached. */
+           registered submodules, imported when they are first reached.
+           A replaced __import__ sees the statement's own call instead. */
+        int hooked = has_import_hook(lz);
+        if (hooked != 0) {
+            return hooked < 0 ? NULL : import_module(lz, lz->lz_name,
+                                                     Py_None);
+        }
         PyObject *top = value_name(lz);
         if (top == NULL) {
             return NULL;
@@ -306,6 +551,9 @@ resolve(PyLazyImportObject *lz)
         }
         from = import_module(parent, parent->lz_name, fromlist);
         Py_DECREF(fromlist);
+        /* The import system has now imported, or failed to import, what
+           the statement registered for this name. */
+        forget_registered(parent, lz);
     }
     else {
         from = _PyLazyImport_Resolve((PyObject *)parent);
@@ -315,6 +563,16 @@ resolve(PyLazyImportObject *lz)
     }
     PyObject *res = _PyEval_ImportFrom(tstate, from, lz->lz_name);
     Py_DECREF(from);
+    if (res != NULL && lz->lz_submodule && !PyModule_Check(res)) {
+        /* The module has set the name since the statement ran, where an
+           eager import would have imported the submodule of that name
+           first (a package's "from . import version" before its
+           "version = ..."): take the submodule, if there is one. */
+        PyObject *mod = import_submodule(lz);
+        if (mod != NULL || PyErr_Occurred()) {
+            Py_SETREF(res, mod);
+        }
+    }
     return res;
 }
 
@@ -377,6 +635,32 @@ add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
     }
 }
 
+/* Append to 'names' the module whose namespace holds the lazy import 'lz'
+   (the module whose code reads it), unless it is the last name. */
+static int
+append_reader(PyObject *names, PyLazyImportObject *lz)
+{
+    PyObject *modname = NULL;
+    if (lz->lz_globals == NULL || !PyDict_Check(lz->lz_globals)
+        || PyDict_GetItemRef(lz->lz_globals, &_Py_ID(__name__),
+                             &modname) <= 0)
+    {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    int r = 0;
+    if (PyUnicode_Check(modname)
+        && (n == 0 || PyUnicode_Compare(PyList_GET_ITEM(names, n - 1),
+                                        modname) != 0))
+    {
+        r = PyList_Append(names, modname);
+    }
+    Py_DECREF(modname);
+    return r;
+}
+
+/* Raise ImportError for the re-entry of 'lz', which is on 'stack': the
+   message shows the cycle, each lazy import with the module reading it. */
 static PyObject *
 cycle_error(PyObject *stack, PyLazyImportObject *lz)
 {
@@ -386,13 +670,20 @@ cycle_error(PyObject *stack, PyLazyImportObject *lz)
     }
     int found = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(stack); i++) {
-        PyObject *item = PyList_GET_ITEM(stack, i);
-        found |= (item == (PyObject *)lz);
-        if (found && PyList_Append(names, LAZY(item)->lz_fullname) < 0) {
+        PyLazyImportObject *item = LAZY(PyList_GET_ITEM(stack, i));
+        found |= (item == lz);
+        if (!found) {
+            continue;
+        }
+        if ((item != lz && append_reader(names, item) < 0)
+            || PyList_Append(names, item->lz_fullname) < 0)
+        {
             goto done;
         }
     }
-    if (PyList_Append(names, lz->lz_fullname) < 0) {
+    if (append_reader(names, lz) < 0
+        || PyList_Append(names, lz->lz_fullname) < 0)
+    {
         goto done;
     }
     PyObject *sep = PyUnicode_FromString(" -> ");
@@ -467,6 +758,76 @@ _PyLazyImport_Resolve(PyObject *lazy)
     }
     Py_DECREF(lazy);
     return res;
+}
+
+int
+_PyLazyImport_IsSubmoduleBinding(PyObject *dict, PyObject *key,
+                                 PyObject *value)
+{
+    if (!PyModule_Check(value) || !PyUnicode_Check(key)) {
+        return 0;
+    }
+    PyObject *exc = PyErr_GetRaisedException();
+    PyObject *pkgname = NULL, *modname = NULL;
+    int r = 0;
+    if (PyDict_GetItemRef(dict, &_Py_ID(__name__), &pkgname) > 0
+        && PyUnicode_Check(pkgname)
+        && (modname = PyModule_GetNameObject(value)) != NULL)
+    {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(pkgname);
+        r = (PyUnicode_GET_LENGTH(modname)
+                 == n + 1 + PyUnicode_GET_LENGTH(key)
+             && PyUnicode_Tailmatch(modname, pkgname, 0, n, -1) == 1
+             && PyUnicode_READ_CHAR(modname, n) == '.'
+             && PyUnicode_Tailmatch(modname, key, n + 1, PY_SSIZE_T_MAX,
+                                    1) == 1);
+    }
+    Py_XDECREF(pkgname);
+    Py_XDECREF(modname);
+    PyErr_Clear();
+    PyErr_SetRaisedException(exc);
+    return r;
+}
+
+/* Is 'name' the module 'fullname' or inside it? */
+static int
+is_within(PyObject *name, PyObject *fullname)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(fullname);
+    if (PyUnicode_Tailmatch(name, fullname, 0, n, -1) != 1) {
+        return 0;
+    }
+    return (PyUnicode_GET_LENGTH(name) == n
+            || PyUnicode_READ_CHAR(name, n) == '.');
+}
+
+int
+_PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
+                             PyObject *fullname)
+{
+    if (!PyModule_Check(module)) {
+        return 0;
+    }
+    PyObject *dict = PyModule_GetDict(module);
+    PyObject *value;
+    int r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+    if (r <= 0) {
+        return r;
+    }
+    if (PyLazyImport_CheckExact(value)) {
+        /* "from .name import x" not resolved yet: its result, not the
+           submodule, is what the package binds. */
+        r = is_within(LAZY(value)->lz_fullname, fullname);
+    }
+    else {
+        /* With lazy imports on, a submodule is often imported after the
+           package set an attribute of the same name ("__version__"),
+           where an eager import would have run first. */
+        r = (_PyInterpreterState_GET()->imports.lazy_imports
+             && !PyModule_Check(value));
+    }
+    Py_DECREF(value);
+    return r;
 }
 
 /* Does the lazy import 'parent' import the module whose namespace is

@@ -31,6 +31,9 @@ typedef struct {
     PyObject *lz_builtins;      /* builtins of the import statement */
     PyObject *lz_code;          /* where the statement is, or NULL */
     int lz_addr;                /* byte offset in lz_code */
+    int lz_submodule;           /* name import: the module lacked the name
+                                   when the statement ran, so an eager
+                                   import would have taken the submodule */
     PyObject *lz_value;         /* the result, once resolved */
 } PyLazyImportObject;
 
@@ -58,10 +61,31 @@ extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
 extern int _PyLazyImport_RegisterSubmodules(PyObject *lazy);
 
 /* On a missed attribute lookup on 'module': import the submodule
-   module.name if a lazy import registered it.  Returns a new reference,
-   NULL with an exception set, or NULL without one when there is none. */
+   module.name if a lazy import registered it.  'definite' selects the
+   entries of "import a.b" (looked up before the module's __getattr__) or
+   the tentative ones of "from a import b" (looked up after it, as the
+   import system does).  Returns a new reference, NULL with an exception
+   set, or NULL without one when there is none. */
 extern PyObject * _PyLazyImport_GetRegisteredSubmodule(PyObject *module,
-                                                       PyObject *name);
+                                                       PyObject *name,
+                                                       int definite);
+
+/* dict[key] changed while its lazy import was resolved: is the new value
+   the submodule that the import system bound there as a side effect (the
+   package "a" importing its submodule "a.key"), which the statement's own
+   result overrides, as an eager import's store would? */
+extern int _PyLazyImport_IsSubmoduleBinding(PyObject *dict, PyObject *key,
+                                            PyObject *value);
+
+/* The import system is about to bind the submodule 'fullname' as attribute
+   'name' of its package 'module': should it leave the attribute alone?
+   Yes when the package holds a lazy import of that submodule under that
+   name, or, with lazy imports enabled, a value of its own that is not a
+   module (PEP 690: a package attribute is never clobbered by a submodule
+   that an eager import would have imported before setting it).  Returns
+   1, 0, or -1 with an exception set. */
+extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
+                                        PyObject *fullname);
 
 /* Is dict[name] a lazy import that the current thread is resolving? */
 extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);
