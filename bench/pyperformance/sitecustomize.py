@@ -1,0 +1,16 @@
+# Put into the fork-L pyperformance venv by Tools/lazy/bench-pyperformance.sh: turns lazy
+# imports on at entry of every process of that venv (pyperformance starts its own workers, so
+# -L cannot be passed).  pyperf worker processes (argv has --worker) append one line to
+# <venv>/lazy-workers.log so that the run can check that laziness was really on in them.
+import importlib
+
+importlib.set_lazy_imports()
+
+import sys
+
+if "--worker" in sys.argv:
+    try:
+        with open(sys.prefix + "/lazy-workers.log", "a") as f:
+            f.write(f"{importlib.is_lazy_imports_enabled()} {sys.argv[0]}\n")
+    except OSError:
+        pass

@@ -1,0 +1,45 @@
+# Installed into the start-up benchmark venvs (build/bench/venv-*) by Tools/lazy/bench_startup.py.
+# Does nothing unless BENCH_STARTUP_STATS names a file: then, at exit, it appends the peak RSS
+# (VmHWM from /proc/self/status, the child's own figure) and len(sys.modules).
+# With BENCH_STARTUP_TRACE as well, a meta-path finder records, for every module really
+# imported, the first frame outside the import machinery (the line that forced it).
+# Only `sys` and `os` (already imported at start-up) and the built-in `atexit` are used, so
+# the hook defeats no laziness.
+import os
+import sys
+
+_stats = os.environ.get("BENCH_STARTUP_STATS")
+if _stats:
+    import atexit
+
+    _trace = [] if os.environ.get("BENCH_STARTUP_TRACE") else None
+
+    def _bench_report():
+        hwm = "?"
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    hwm = line.split()[1]
+        with open(_stats, "a") as f:
+            f.write(f"{hwm} {len(sys.modules)}\n")
+            if _trace is not None:
+                for name, where in _trace:
+                    f.write(f"T {name} {where}\n")
+
+    atexit.register(_bench_report)
+
+    if _trace is not None:
+        class _TraceFinder:
+            @staticmethod
+            def find_spec(name, path=None, target=None):
+                if name in sys.modules:
+                    return None
+                f = sys._getframe(1)
+                while f is not None and (f.f_code.co_filename.startswith("<frozen")
+                                         or "importlib" in f.f_code.co_filename):
+                    f = f.f_back
+                where = f"{f.f_code.co_filename}:{f.f_lineno}" if f is not None else "?"
+                _trace.append((name, where))
+                return None
+
+        sys.meta_path.insert(0, _TraceFinder)
