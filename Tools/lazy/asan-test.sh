@@ -11,6 +11,9 @@ jobs=${JOBS:-$(nproc)}
 unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:${ASAN_OPTIONS:-}"
 mkdir -p "$out"
+out=$(realpath "$out")
+# regrtest writes reflog.txt (and may leave files) in the current directory.
+cd "$out"
 status=0
 summary="$out/summary.txt"
 : >"$summary"

@@ -11,6 +11,9 @@ runs=${REFLEAK_RUNS:-3:3}
 jobs=${JOBS:-$(nproc)}
 unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME
 mkdir -p "$out"
+out=$(realpath "$out")
+# regrtest writes reflog.txt (and may leave files) in the current directory.
+cd "$out"
 status=0
 summary="$out/summary.txt"
 : >"$summary"

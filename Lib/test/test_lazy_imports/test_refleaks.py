@@ -361,7 +361,4 @@ class RefleakTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    # Not unittest.main(): under -L it is the submodule unittest.main (the
-    # package's "from .main import main" is clobbered, see SPEC rule 14).
-    from unittest.main import main
-    main()
+    unittest.main()
