@@ -61,6 +61,8 @@ def test_r27_thread_stress(interpreter, tmp_path, kind):
     failures = "\n".join([
         f"trial {f['trial']}: {problem}"
         for f in summary["failures"] for problem in f["problems"]][:12])
+    print(json.dumps({key: value for key, value in summary.items()
+                      if key != "failures"}))
     assert summary["trials"] > 0, result.report()
     assert summary["failed_trials"] == 0, (
         f"{summary['failed_trials']} of {summary['trials']} trials failed "
