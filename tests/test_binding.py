@@ -238,6 +238,16 @@ def test_r14_package_binding_a_submodule_name(tree, lazy):
     assert result.executed == ["gamma", "gamma.a", "gamma.a.a"]
 
 
+def test_r14_submodule_resolved_while_package_initializes(tree, lazy):
+    """The scenario packages/resolve_early.py: `from early import b`, where
+    early's body imports early.a, which resolves its lazy `import early.b
+    as b_module` at once."""
+    result = tree.scenario("packages").run("resolve_early.py",
+                                           lazy=lazy).ok()
+    assert result.lines == ["exec early", "exec early.a", "exec early.b",
+                            "early.b b"]
+
+
 # Rule 15 --------------------------------------------------------------------
 
 def test_r15_first_use_replaces_the_lazy_object(tree, lazy):

@@ -50,17 +50,11 @@ class ResolutionErrorTests(LazyImportsTestCase):
                 """, lazy=True, files={"broken.py": "def broken(:\n"})
                 self.assert_lines(result, [name])
 
-    # Rule 14 bug: unittest/__init__.py's `from .main import main` leaves
-    # unittest.main bound to the submodule under -L, so unittest.main()
-    # raises TypeError before the SkipTest can reach it.
-    @unittest.expectedFailure
     def test_skip_test_reaches_unittest(self):
         # Rule 24
         result = self.run_scenario("errors", "skip.py", lazy=True)
         self.assertIn("OK (skipped=1)", result.err)
 
-    # Rule 24 bug: `from pkg import bad` gets two notes (pkg and pkg.bad).
-    @unittest.expectedFailure
     def test_one_note_for_a_failing_submodule(self):
         # Rule 24
         result = self.run_scenario("errors", "-c", """if 1:
@@ -82,6 +76,9 @@ class ResolutionErrorTests(LazyImportsTestCase):
                                    "False True", "exec flaky",
                                    "second attempt works", "2"])
 
+    # Rule 25 bug: after a failed lazy `import pkg.bad`, hasattr(pkg, "bad")
+    # re-raises the LookupError instead of returning False.
+    @unittest.expectedFailure
     def test_failed_submodule_leaves_sys_modules_as_eager(self):
         # Rule 25
         for lazy in MODES:
@@ -90,9 +87,6 @@ class ResolutionErrorTests(LazyImportsTestCase):
                                            lazy=lazy)
                 self.assert_lines(result, ["['pkg'] False"])
 
-    # Rule 25 bug: after a failed lazy `from pkg.bad import value`,
-    # hasattr(pkg, "bad") re-raises the LookupError.
-    @unittest.expectedFailure
     def test_failed_from_import_leaves_no_attribute(self):
         # Rule 25
         for lazy in MODES:
@@ -110,8 +104,6 @@ class CycleTests(LazyImportsTestCase):
         self.assert_lines(result, ["ImportError True", "ImportError True",
                                    "done"])
 
-    # Rule 26 bug: the message names one module ("second -> second").
-    @unittest.expectedFailure
     def test_cycle_message_names_every_module(self):
         # Rule 26
         result = self.run_scenario("cycle", "two.py", lazy=True)
@@ -131,9 +123,6 @@ class ThreadTests(LazyImportsTestCase):
                     self.assert_lines(result, ["exec slow", "False", "8 1",
                                                "True"])
 
-    # Rule 27 bug: 7 of the 8 threads get ImportError "cannot access
-    # submodule 'slow'".
-    @unittest.expectedFailure
     @threading_helper.requires_working_threading()
     def test_threads_share_one_submodule_resolution(self):
         # Rule 27

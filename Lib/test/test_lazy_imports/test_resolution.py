@@ -37,9 +37,6 @@ class SubmoduleTests(LazyImportsTestCase):
                 result = self.run_scenario("packages", "dotted.py", lazy=lazy)
                 self.assert_lines(result, expected[lazy])
 
-    # Rule 14 bug: under -L, pkg.__version__ is the submodule
-    # (`from .__version__ import __version__` in pkg/__init__.py).
-    @unittest.expectedFailure
     def test_package_attribute_not_clobbered(self):
         # Rule 14
         for lazy in MODES:
@@ -50,9 +47,6 @@ class SubmoduleTests(LazyImportsTestCase):
                                  ["1.0", "pkg.__version__", "1.0 1.0 1.0"],
                                  result.err)
 
-    # Rule 14 bug: under -L, gamma.a is the submodule gamma.a, not the
-    # module gamma.a.a that gamma's `from gamma.a import a` bound.
-    @unittest.expectedFailure
     def test_package_binding_a_submodule_name(self):
         # Rule 14
         for lazy in MODES:
@@ -62,6 +56,19 @@ class SubmoduleTests(LazyImportsTestCase):
                 self.assertEqual(result.output, ["gamma.a.a",
                                                  "gamma.a.a gamma.a.a",
                                                  "gamma.a.a"], result.err)
+
+    # Rule 14 bug: "cannot import name 'b' from 'early'" when the package's
+    # initialization resolves a lazy import of its submodule early.b inside
+    # the resolution of `from early import b`.
+    @unittest.expectedFailure
+    def test_submodule_resolved_while_package_initializes(self):
+        # Rule 14
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_scenario("packages", "resolve_early.py",
+                                           lazy=lazy)
+                self.assert_lines(result, ["exec early", "exec early.a",
+                                           "exec early.b", "early.b b"])
 
 
 class ResolutionTests(LazyImportsTestCase):
@@ -143,10 +150,6 @@ class ResolutionTests(LazyImportsTestCase):
         self.assert_lines(result, ["exec target",
                                    "[('target', '__main__')]"])
 
-    # Rule 16 bug: the registry's tentative imports (pkg for import pkg.b,
-    # pkg.sub.leaf for from pkg.sub import leaf) reach the replaced
-    # __import__.
-    @unittest.expectedFailure
     def test_replaced_import_sees_what_eager_code_calls(self):
         # Rule 16: the same calls as the eager statements, nothing more.
         results = [self.run_scenario("packages", "traced.py", lazy=lazy)
@@ -160,8 +163,6 @@ class ResolutionTests(LazyImportsTestCase):
         result = self.run_scenario("deferred", "rebind.py", lazy=True)
         self.assert_lines(result, ["exec holder", "False"])
 
-    # Rule 15 bug: LOAD_ATTR_WITH_HINT hands out the lazy object.
-    @unittest.expectedFailure
     def test_specialized_attribute_read_with_hint(self):
         # Rule 15: LOAD_ATTR_WITH_HINT specialized on an instance dict
         # that later gets a lazy import.
@@ -173,9 +174,6 @@ class ResolutionTests(LazyImportsTestCase):
                          else ["exec target", "bound"])
                 self.assert_lines(result, order + ["42 42"])
 
-    # Rule 18 bug: the package's __getattr__ loses to the same-named
-    # submodule.
-    @unittest.expectedFailure
     def test_module_getattr(self):
         # Rule 18
         for lazy in MODES:

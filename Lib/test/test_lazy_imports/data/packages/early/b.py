@@ -1,0 +1,2 @@
+print("exec", __name__)
+value = "b"
