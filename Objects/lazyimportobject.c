@@ -466,6 +466,61 @@ has_import_hook(PyLazyImportObject *lz)
     return r;
 }
 
+int
+_PyLazyImport_ImportRegisteredSubmodules(PyObject *module)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    PyObject *registry = interp->imports.lazy_submodules;
+    if (registry == NULL || PyDict_GET_SIZE(registry) == 0
+        || !PyModule_Check(module))
+    {
+        return 0;
+    }
+    PyObject *modname = PyModule_GetNameObject(module);
+    if (modname == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *prefix = PyUnicode_FromFormat("%U.", modname);
+    Py_DECREF(modname);
+    if (prefix == NULL) {
+        return -1;
+    }
+    /* Importing changes the registry: walk a copy of its names. */
+    PyObject *names = PyDict_Keys(registry);
+    if (names == NULL) {
+        Py_DECREF(prefix);
+        return -1;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(prefix);
+    int r = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names) && r == 0; i++) {
+        PyObject *fullname = PyList_GET_ITEM(names, i);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+        if (len <= n
+            || PyUnicode_Tailmatch(fullname, prefix, 0, n, -1) != 1
+            || PyUnicode_FindChar(fullname, '.', n, len, 1) != -1)
+        {
+            continue;
+        }
+        PyObject *child = PyUnicode_Substring(fullname, n, len);
+        if (child == NULL) {
+            r = -1;
+            break;
+        }
+        PyObject *sub = _PyLazyImport_GetRegisteredSubmodule(module, child,
+                                                             1);
+        Py_DECREF(child);
+        if (sub == NULL && PyErr_Occurred()) {
+            r = -1;
+        }
+        Py_XDECREF(sub);
+    }
+    Py_DECREF(names);
+    Py_DECREF(prefix);
+    return r;
+}
+
 /* Drop the registry entries that the from-import 'origin' made for its
    module and for the name 'lz' (see _PyLazyImport_RegisterSubmodules). */
 static void

@@ -70,6 +70,12 @@ extern PyObject * _PyLazyImport_GetRegisteredSubmodule(PyObject *module,
                                                        PyObject *name,
                                                        int definite);
 
+/* "from module import *" without __all__: import the submodules of module
+   that lazy "import module.x" statements registered, which eager imports
+   would have set as attributes by now.  Returns 0, or -1 with an
+   exception set. */
+extern int _PyLazyImport_ImportRegisteredSubmodules(PyObject *module);
+
 /* dict[key] changed while its lazy import was resolved: is the new value
    the submodule that the import system bound there as a side effect (the
    package "a" importing its submodule "a.key"), which the statement's own
