@@ -156,6 +156,12 @@ register_submodule(PyObject *registry, PyObject *fullname, PyObject *lazy,
     }
     PyObject *old;
     int r = PyDict_SetDefaultRef(registry, fullname, entry, &old);
+    if (r > 0 && definite && PyTuple_GET_ITEM(old, 1) == Py_False
+        && PyTuple_GET_ITEM(old, 2) == Py_None)
+    {
+        /* "import a.b" makes certain what "from a import b" guessed. */
+        r = PyDict_SetItem(registry, fullname, entry);
+    }
     Py_DECREF(entry);
     Py_XDECREF(old);
     return r < 0 ? -1 : 0;
@@ -276,8 +282,9 @@ is_missing_module(PyThreadState *tstate, PyObject *fullname)
     return r;
 }
 
-/* Is this thread running the import statement of 'origin': resolving it,
-   or a name of its "from origin import ..."? */
+/* Is the innermost import this thread resolves the statement of 'origin':
+   'origin' itself, or a name of its "from ... import"?  (Not one that an
+   import started by that statement resolves in turn.) */
 static int
 is_resolving(PyThreadState *tstate, PyObject *origin)
 {
@@ -285,12 +292,13 @@ is_resolving(PyThreadState *tstate, PyObject *origin)
     if (stack == NULL) {
         return -1;
     }
-    int from = (LAZY(origin)->lz_fromlist != Py_None);
     int found = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(stack) && !found; i++) {
-        PyObject *item = PyList_GET_ITEM(stack, i);
+    Py_ssize_t n = PyList_GET_SIZE(stack);
+    if (n > 0) {
+        PyObject *item = PyList_GET_ITEM(stack, n - 1);
         found = (item == origin
-                 || (from && LAZY(item)->lz_parent == origin));
+                 || (LAZY(origin)->lz_fromlist != Py_None
+                     && LAZY(item)->lz_parent == origin));
     }
     _PyImport_ReleaseLazyStack(tstate, stack);
     return found;
@@ -874,12 +882,21 @@ _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
            submodule, is what the package binds. */
         r = is_within(LAZY(value)->lz_fullname, fullname);
     }
+    else if (!PyModule_Check(value)) {
+        /* A value the package set itself ("__version__ = ...") after a
+           lazy import of the submodule ("from . import __version__ as v"),
+           which an eager import would have run first: is such a lazy
+           import, pending or being resolved, in the package? */
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        r = 0;
+        while (!r && _PyDict_Next(dict, &pos, &k, &v, NULL)) {
+            r = (PyLazyImport_CheckExact(v)
+                 && is_within(LAZY(v)->lz_fullname, fullname));
+        }
+    }
     else {
-        /* With lazy imports on, a submodule is often imported after the
-           package set an attribute of the same name ("__version__"),
-           where an eager import would have run first. */
-        r = (_PyInterpreterState_GET()->imports.lazy_imports
-             && !PyModule_Check(value));
+        r = 0;
     }
     Py_DECREF(value);
     return r;

@@ -86,10 +86,11 @@ extern int _PyLazyImport_IsSubmoduleBinding(PyObject *dict, PyObject *key,
 /* The import system is about to bind the submodule 'fullname' as attribute
    'name' of its package 'module': should it leave the attribute alone?
    Yes when the package holds a lazy import of that submodule under that
-   name, or, with lazy imports enabled, a value of its own that is not a
-   module (PEP 690: a package attribute is never clobbered by a submodule
-   that an eager import would have imported before setting it).  Returns
-   1, 0, or -1 with an exception set. */
+   name, or a value of its own that is not a module while a lazy import of
+   that submodule is pending in the package (PEP 690: a package attribute
+   is not clobbered by a submodule that an eager import would have
+   imported before the package set it).  Returns 1, 0, or -1 with an
+   exception set. */
 extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                                         PyObject *fullname);
 
