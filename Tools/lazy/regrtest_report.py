@@ -150,6 +150,10 @@ class Run:
     def overlay(self, other):
         """Replace the status of the modules `other` (a newer subset run) ran."""
         for mod, st in other.status.items():
+            # a module the rerun did not get to (omitted, a crashed worker)
+            # keeps its result of the full run
+            if st == "omitted" or mod.startswith("<"):
+                continue
             self.status[mod] = st
             self.first[mod] = other.first.get(mod, "")
             if mod in other.rerun_text:
