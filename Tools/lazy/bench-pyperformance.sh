@@ -8,6 +8,8 @@
 # copied into it: it calls importlib.set_lazy_imports() in every process of that venv, and
 # the workers log that it was on (checked at the end).
 # Results: OUTDIR/pyperformance-{vanilla,fork,fork-L}[-fast].json and a compare table.
+# BENCH_CONFIGS="fork-L" runs only some configurations (e.g. in parallel shells); the compare
+# table is written when the three JSON files exist.
 set -eu
 van=$(realpath "$1"); lazy=$(realpath "$2"); out=$(realpath -m "$3"); mode=${4:-full}
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,7 +33,7 @@ fi
 rev=$("$lazy" -c 'import sys; print(sys.version.split()[1].strip("(),"))')
 echo "bench-pyperformance: mode $mode, fork $rev, benchmarks $benches"
 
-for cfg in vanilla fork fork-L; do
+for cfg in ${BENCH_CONFIGS:-vanilla fork fork-L}; do
     case $cfg in vanilla) py=$van ;; *) py=$lazy ;; esac
     dir=$out/pyperformance/$cfg$sfx
     json=$out/pyperformance-$cfg$sfx.json
@@ -61,6 +63,9 @@ for cfg in vanilla fork fork-L; do
     fi
 done
 
+for cfg in vanilla fork fork-L; do
+    [ -f "$out/pyperformance-$cfg$sfx.json" ] || { echo "bench-pyperformance: no $cfg results yet, no compare table"; exit 0; }
+done
 echo "fork $rev" >"$out/pyperformance-compare$sfx.txt"
 for cfg in fork fork-L; do
     echo "== vanilla vs $cfg" | tee -a "$out/pyperformance-compare$sfx.txt"

@@ -15,7 +15,7 @@ import argparse
 import concurrent.futures
 import json
 import os
-import re
+
 import subprocess
 import sys
 import tempfile
@@ -72,107 +72,95 @@ LOOPS = {
 }
 
 
-def loop_source(name, n):
-    level, _, setup, body = LOOPS[name]
-    unrolled = "\n".join([body] * UNROLL)
-    if level == "func":
-        return (f"{setup}\n"
-                f"def run(n):\n"
-                f"    for i in range(n):\n"
-                f"{textwrap.indent(unrolled, ' ' * 8)}\n"
-                f"run({n})\n")
-    return (f"{setup}\n"
-            f"for i in range({n}):\n"
-            f"{textwrap.indent(unrolled, ' ' * 4)}\n")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DRIVER = os.path.join(ROOT, "bench", "micro", "driver.py")
+CGCTL_C = os.path.join(ROOT, "bench", "micro", "cgctl.c")
+CONFIGS = ("vanilla", "fork", "fork-L")
+FA_COUNT = 200
+FA_KINDS = ("import+use", "from+use", "import only")
 
 
-def callgrind(python, flags, script, tmp):
-    out = os.path.join(tmp, "cg.out.%p")
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-           python, *flags, script]
-    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+def build_cgctl(out):
+    so = os.path.join(out, "cgctl.so")
+    if not os.path.exists(so) or os.path.getmtime(so) < os.path.getmtime(CGCTL_C):
+        subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", so, CGCTL_C], check=True)
+    return so
+
+
+def first_access_entries(tmp, pythons):
+    """One package of FA_COUNT one-line modules per pattern (a module imports only once)."""
+    entries = []
+    for k, kind in enumerate(FA_KINDS):
+        pkg = os.path.join(tmp, f"fa{k}")
+        os.makedirs(pkg)
+        open(os.path.join(pkg, "__init__.py"), "w").close()
+        for i in range(FA_COUNT):
+            with open(os.path.join(pkg, f"m{i}.py"), "w") as f:
+                f.write(f"X = {i}\n")
+        if kind == "import+use":
+            code = "".join(f"import fa{k}.m{i}\n" for i in range(FA_COUNT))
+            code += "".join(f"fa{k}.m{i}.X\n" for i in range(FA_COUNT))
+        elif kind == "from+use":
+            code = "".join(f"from fa{k}.m{i} import X as x{i}\n" for i in range(FA_COUNT))
+            code += "".join(f"x{i}\n" for i in range(FA_COUNT))
+        else:
+            code = "".join(f"import fa{k}.m{i}\n" for i in range(FA_COUNT))
+        entries.append({"name": "fa:" + kind, "level": "once", "path": tmp, "code": code})
+    for py, _ in {pythons[c][0]: pythons[c] for c in CONFIGS}.values():
+        subprocess.run([py, "-m", "compileall", "-q", tmp], check=True)
+    return entries
+
+
+def run_config(cfg, pythons, spec_path, so, tmp):
+    py, flags = pythons[cfg]
+    outdir = os.path.join(tmp, "cg-" + cfg)
+    os.mkdir(outdir)
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(outdir, "cg.out"),
+           py, *flags, DRIVER, so, spec_path]
+    r = subprocess.run(cmd, env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-3000:]}")
-    m = re.search(r"Collected : (\d+)", r.stderr)
-    if not m:
-        raise RuntimeError("no 'Collected' line in callgrind output:\n" + r.stderr[-2000:])
-    for f in os.listdir(tmp):
-        if f.startswith("cg.out."):
-            os.unlink(os.path.join(tmp, f))
-    return int(m.group(1))
+    counts = {}
+    for fn in os.listdir(outdir):
+        name = total = None
+        with open(os.path.join(outdir, fn)) as f:
+            for line in f:
+                if line.startswith("desc: Trigger: Client Request: "):
+                    name = line.split(": ", 3)[3].strip()
+                elif line.startswith(("summary:", "totals:")):
+                    total = int(line.split()[1])
+        if name is not None and total is not None:
+            counts[name] = total
+    return cfg, counts
 
 
-CONFIGS = ("vanilla", "fork", "fork-L")
-
-
-def measure_loop(name, pythons, n_scale):
-    n = max(1, int(LOOPS[name][1] * n_scale))
-    res = {"n": n}
+def measure(pythons, names, scale, jobs, out, first_access=True, loops=True):
+    so = build_cgctl(out)
     with tempfile.TemporaryDirectory(prefix="bench-micro-") as tmp:
-        scripts = {}
-        for k in (n, 2 * n):
-            path = os.path.join(tmp, f"loop_{k}.py")
-            with open(path, "w") as f:
-                f.write(loop_source(name, k))
-            scripts[k] = path
-        cg = os.path.join(tmp, "cg")
-        os.mkdir(cg)
-        for cfg in CONFIGS:
-            py, flags = pythons[cfg]
-            i1 = callgrind(py, flags, scripts[n], cg)
-            i2 = callgrind(py, flags, scripts[2 * n], cg)
-            res[cfg] = {"I_N": i1, "I_2N": i2, "loop": i2 - i1, "fixed": 2 * i1 - i2}
-    return name, res
-
-
-def first_access_sources(tmp, count):
-    """A package of `count` tiny modules and three drivers importing all of them."""
-    pkg = os.path.join(tmp, "fa_pkg")
-    os.makedirs(pkg, exist_ok=True)
-    open(os.path.join(pkg, "__init__.py"), "w").close()
-    for i in range(count):
-        with open(os.path.join(pkg, f"m{i}.py"), "w") as f:
-            f.write(f"X = {i}\n")
-    imports = "".join(f"import fa_pkg.m{i}\n" for i in range(count))
-    froms = "".join(f"from fa_pkg.m{i} import X as x{i}\n" for i in range(count))
-    uses = "".join(f"fa_pkg.m{i}.X\n" for i in range(count))
-    fuses = "".join(f"x{i}\n" for i in range(count))
-    drivers = {
-        "import+use": f"import sys\nsys.path.insert(0, {tmp!r})\n{imports}{uses}",
-        "import only": f"import sys\nsys.path.insert(0, {tmp!r})\n{imports}",
-        "from+use": f"import sys\nsys.path.insert(0, {tmp!r})\n{froms}{fuses}",
-    }
-    paths = {}
-    for k, src in drivers.items():
-        p = os.path.join(tmp, f"drv_{k.replace('+', '_').replace(' ', '_')}_{count}.py")
-        with open(p, "w") as f:
-            f.write(src)
-        paths[k] = p
-    return paths
-
-
-def measure_first_access(pythons, count=200):
-    """Per-module cost of eager vs lazy import (+ first use), from I(2N) - I(N)."""
-    out = {}
-    with tempfile.TemporaryDirectory(prefix="bench-fa-") as tmp:
-        cg = os.path.join(tmp, "cg")
-        os.mkdir(cg)
-        d1 = os.path.join(tmp, "a")
-        d2 = os.path.join(tmp, "b")
-        s1 = first_access_sources(d1, count)
-        s2 = first_access_sources(d2, 2 * count)
-        # compile the .pyc files once so both sizes measure the same thing
-        for cfg in ("vanilla", "fork"):
-            py, _ = pythons[cfg]
-            subprocess.run([py, "-m", "compileall", "-q", d1, d2], check=True)
-        for kind in s1:
-            for cfg in CONFIGS:
-                py, flags = pythons[cfg]
-                i1 = callgrind(py, flags, s1[kind], cg)
-                i2 = callgrind(py, flags, s2[kind], cg)
-                out.setdefault(kind, {})[cfg] = (i2 - i1) / count
-    return out
+        spec = []
+        if loops:
+            for name in names:
+                level, n, setup, body = LOOPS[name]
+                spec.append({"name": name, "level": level, "n": max(1, int(n * scale)),
+                             "setup": setup, "body": body, "unroll": UNROLL})
+        if first_access:
+            spec += first_access_entries(os.path.join(tmp, "fa"), pythons)
+        spec_path = os.path.join(tmp, "spec.json")
+        with open(spec_path, "w") as f:
+            json.dump(spec, f)
+        with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+            res = dict(f.result() for f in [ex.submit(run_config, c, pythons, spec_path, so, tmp)
+                                            for c in CONFIGS])
+    empty = {c: res[c].get("_empty", 0) for c in CONFIGS}
+    table = {}
+    for e in spec:
+        table[e["name"]] = {"n": e.get("n")}
+        for c in CONFIGS:
+            if e["name"] not in res[c]:
+                raise RuntimeError(f"{c}: no counts for {e['name']}")
+            table[e["name"]][c] = res[c][e["name"]] - empty[c]
+    return table, empty
 
 
 def fmt_ratio(a, b):
@@ -186,7 +174,7 @@ def main():
     ap.add_argument("--out", default="build/bench")
     ap.add_argument("--only", default="")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every N")
-    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("-j", "--jobs", type=int, default=3)
     ap.add_argument("--no-first-access", action="store_true")
     ap.add_argument("--first-access-only", action="store_true")
     args = ap.parse_args()
@@ -196,43 +184,45 @@ def main():
     lazy_mtime = os.stat(args.lazy).st_mtime
     os.makedirs(args.out, exist_ok=True)
     names = [n for n in args.only.split(",") if n] or list(LOOPS)
-    results = {}
-    if not args.first_access_only:
-        print(f"bench-micro: {len(names)} loops x 2 sizes x 3 configurations under callgrind "
-              f"(fork {rev})", flush=True)
-        print(f"{'loop':26} {'N':>7} {'Ir/iter vanilla':>16} {'fork/vanilla':>13} "
-              f"{'fork-L/vanilla':>15}", flush=True)
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-            futs = [ex.submit(measure_loop, n, pythons, args.scale) for n in names]
-            for fut in futs:
-                name, r = fut.result()
-                results[name] = r
-                v, f, fl = (r[c]["loop"] for c in CONFIGS)
-                print(f"{name:26} {r['n']:>7} {v / r['n'] / UNROLL:>16.1f} {fmt_ratio(f, v):>13} "
-                      f"{fmt_ratio(fl, v):>15}", flush=True)
-        worst = max(results, key=lambda n: results[n]["fork"]["loop"] / results[n]["vanilla"]["loop"])
-        w = results[worst]
-        print(f"worst fork/vanilla: {worst} {fmt_ratio(w['fork']['loop'], w['vanilla']['loop'])}"
-              f" (target: within +0.50% on every loop)")
-        fx = {c: min(results[n][c]["fixed"] for n in results) for c in CONFIGS}
-        print(f"fixed cost (start-up + setup, smallest over loops): vanilla {fx['vanilla']:,} Ir, "
-              f"fork {fmt_ratio(fx['fork'], fx['vanilla']).strip()}, "
-              f"fork-L {fmt_ratio(fx['fork-L'], fx['vanilla']).strip()}")
-    fa = None
+    do_loops = not args.first_access_only
+    print(f"bench-micro: {len(names) if do_loops else 0} loops"
+          f"{' + lazy-import cost' if not args.no_first_access else ''}, one callgrind run per "
+          f"configuration (fork {rev})", flush=True)
+    table, empty = measure(pythons, names, args.scale, args.jobs, args.out,
+                           first_access=not args.no_first_access, loops=do_loops)
+    lines = []
+    if do_loops:
+        lines.append(f"{'loop':26} {'N':>7} {'Ir/stmt vanilla':>16} {'fork/vanilla':>13} "
+                     f"{'fork-L/vanilla':>15}")
+        for name in names:
+            r = table[name]
+            v, f, fl = (r[c] for c in CONFIGS)
+            lines.append(f"{name:26} {r['n']:>7} {v / r['n'] / UNROLL:>16.1f} {fmt_ratio(f, v):>13} "
+                         f"{fmt_ratio(fl, v):>15}")
+        worst = max(names, key=lambda n: table[n]["fork"] / table[n]["vanilla"])
+        over = [n for n in names if table[n]["fork"] / table[n]["vanilla"] > 1.005]
+        lines.append(f"worst fork/vanilla: {worst} "
+                     f"{fmt_ratio(table[worst]['fork'], table[worst]['vanilla']).strip()} "
+                     f"(target: within +0.50% on every loop); over target: {', '.join(over) or 'none'}")
     if not args.no_first_access:
-        print("\nlazy import cost per module (Ir, from 200 vs 400 one-line modules):", flush=True)
-        fa = measure_first_access(pythons)
-        print(f"{'pattern':14} {'vanilla':>10} {'fork':>10} {'fork-L':>10} {'fork-L - fork':>14}")
-        for kind, r in fa.items():
-            print(f"{kind:14} {r['vanilla']:>10.0f} {r['fork']:>10.0f} {r['fork-L']:>10.0f} "
-                  f"{r['fork-L'] - r['fork']:>+14.0f}")
+        lines.append("")
+        lines.append(f"import cost per module, Ir ({FA_COUNT} one-line modules, first import):")
+        lines.append(f"{'pattern':14} {'vanilla':>10} {'fork':>10} {'fork-L':>10} {'fork-L - fork':>14}")
+        for kind in FA_KINDS:
+            r = {c: table["fa:" + kind][c] / FA_COUNT for c in CONFIGS}
+            lines.append(f"{kind:14} {r['vanilla']:>10.0f} {r['fork']:>10.0f} {r['fork-L']:>10.0f} "
+                         f"{r['fork-L'] - r['fork']:>+14.0f}")
     if os.stat(args.lazy).st_mtime != lazy_mtime:
-        print(f"WARNING: {args.lazy} was rebuilt during the run; the results mix two builds")
-    path = os.path.join(args.out, "micro.json" if not args.first_access_only else "first-access.json")
-    with open(path, "w") as f:
-        json.dump({"fork_version": rev, "unroll": UNROLL, "loops": results, "first_access": fa},
-                  f, indent=1)
-    print(f"results: {path}")
+        lines.append(f"WARNING: {args.lazy} was rebuilt during the run; the results mix two builds")
+    text = "\n".join(lines)
+    print(text)
+    base = "micro" if do_loops else "first-access"
+    with open(os.path.join(args.out, base + ".txt"), "w") as f:
+        f.write(f"fork {rev}\n{text}\n")
+    with open(os.path.join(args.out, base + ".json"), "w") as f:
+        json.dump({"fork_version": rev, "unroll": UNROLL, "scale": args.scale,
+                   "empty_region": empty, "counts": table}, f, indent=1)
+    print(f"results: {args.out}/{base}.txt, {base}.json")
 
 
 if __name__ == "__main__":

@@ -63,9 +63,17 @@ def run_once(venv, flags, argv, cwd, env, trace=False):
     env = dict(env, BENCH_STARTUP_STATS=stats)
     if trace:
         env["BENCH_STARTUP_TRACE"] = "1"
-    t0 = time.perf_counter()
-    r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, stdin=subprocess.DEVNULL)
-    wall = time.perf_counter() - t0
+    for attempt in range(60):
+        try:
+            t0 = time.perf_counter()
+            r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, stdin=subprocess.DEVNULL)
+            wall = time.perf_counter() - t0
+            break
+        except PermissionError:
+            # the interpreter is being relinked (a rebuild in progress): wait for it
+            time.sleep(5)
+    else:
+        raise RuntimeError(f"cannot run {cmd[0]}")
     with open(stats) as f:
         lines = f.read().splitlines()
     os.unlink(stats)

@@ -1,0 +1,51 @@
+# Runs inside the interpreter under test, under valgrind --tool=callgrind, for
+# Tools/lazy/bench_micro.py:  driver.py CGCTL.so SPEC.json
+# For each entry of SPEC: set up in a fresh module namespace (exec of module code, so that -L
+# makes its imports lazy), warm up (specialization, first resolution of lazy names), then
+# zero the counters, run the measured part and dump the counters under the entry's name.
+import ctypes
+import gc
+import json
+import sys
+import textwrap
+
+lib = ctypes.CDLL(sys.argv[1])
+with open(sys.argv[2]) as f:
+    spec = json.load(f)
+zero, dump = lib.cg_zero, lib.cg_dump
+
+
+def measured(name, fn):
+    gc.collect()
+    gc.disable()
+    zero()
+    fn()
+    dump(name.encode())
+    gc.enable()
+
+
+measured("_empty", lambda: None)
+for e in spec:
+    name, level = e["name"], e["level"]
+    body = "\n".join([e["body"]] * e["unroll"]) if "body" in e else ""
+    ns = {"__name__": "__bench__"}
+    if level == "func":
+        src = (f"{e['setup']}\n"
+               f"def run(n):\n"
+               f"    for i in range(n):\n"
+               f"{textwrap.indent(body, ' ' * 8)}\n")
+        exec(compile(src, name, "exec"), ns)
+        run = ns["run"]
+        run(max(e["n"] // 10, 100))
+        measured(name, lambda: run(e["n"]))
+    elif level == "module":
+        exec(compile(e["setup"], name, "exec"), ns)
+        loop = "for i in range({}):\n" + textwrap.indent(body, " " * 4) + "\n"
+        exec(compile(loop.format(max(e["n"] // 10, 100)), name, "exec"), ns)
+        code = compile(loop.format(e["n"]), name, "exec")
+        measured(name, lambda: exec(code, ns))
+    elif level == "once":
+        # module code run once and measured whole (first imports)
+        sys.path.insert(0, e["path"])
+        code = compile(e["code"], name, "exec")
+        measured(name, lambda: exec(code, ns))
