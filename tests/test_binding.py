@@ -248,6 +248,15 @@ def test_r14_submodule_resolved_while_package_initializes(tree, lazy):
                             "early.b b"]
 
 
+def test_r14_attribute_set_after_own_lazy_import(tree, lazy):
+    """The scenario packages/set_after_import.py: setter/__init__.py sets
+    `a = 100` after its (lazy) `import setter.a.b`, which it resolves later;
+    the submodule setter.a never replaces the 100."""
+    result = tree.scenario("packages").run("set_after_import.py",
+                                           lazy=lazy).ok()
+    assert result.output == ["100"]
+
+
 # Rule 15 --------------------------------------------------------------------
 
 def test_r15_first_use_replaces_the_lazy_object(tree, lazy):

@@ -1,0 +1,5 @@
+print("exec", __name__)
+try:
+    import setter.a
+finally:
+    pass
