@@ -64,8 +64,17 @@ fi
 echo "regrtest: $name: $py $flags -m test $opts --rerun $* > $log"
 # --rerun re-runs the failed tests in verbose mode: flaky tests are told
 # apart from failing ones and the log has the verbose failure output.
+# A shell starts background commands ("cmd &") with SIGINT and SIGQUIT
+# ignored, and a shell cannot undo that; the ignored SIGINT is inherited by
+# regrtest and its workers and fails the tests that send SIGINT
+# (test_generators, test_asyncio.test_runners, test_multiprocessing_*,
+# ...).  Restore the default dispositions, then exec regrtest.
 # shellcheck disable=SC2086
-"$py" $flags -m test $opts --rerun --slowest --junit-xml "$(realpath -m "$base.xml")" "$@" \
+"$py" -I -S -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' \
+    "$py" $flags -m test $opts --rerun --slowest --junit-xml "$(realpath -m "$base.xml")" "$@" \
     >>"$log" 2>&1 </dev/null
 rc=$?
 echo "# exit-status: $rc" >>"$log"
