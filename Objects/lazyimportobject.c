@@ -146,6 +146,34 @@ registry_entry(PyObject *origin, int definite, PyObject *owner)
     return PyTuple_Pack(3, origin, definite ? Py_True : Py_False, owner);
 }
 
+/* Is the statement of 'lazy' in the package of the submodule 'fullname'?
+   Returns 1, 0, or -1 with an exception set. */
+static int
+is_own_registration(PyObject *lazy, PyObject *fullname)
+{
+    PyObject *globals = LAZY(lazy)->lz_globals;
+    PyObject *modname;
+    if (globals == NULL || !PyDict_Check(globals)) {
+        return 0;
+    }
+    if (PyDict_GetItemRef(globals, &_Py_ID(__name__), &modname) <= 0) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, -1);
+    int r = 0;
+    if (dot == -2) {
+        r = -1;
+    }
+    else if (dot > 0 && PyUnicode_Check(modname)
+             && PyUnicode_GET_LENGTH(modname) == dot)
+    {
+        r = PyUnicode_Tailmatch(fullname, modname, 0, dot, -1);
+    }
+    Py_DECREF(modname);
+    return r;
+}
+
 static int
 register_submodule(PyObject *registry, PyObject *fullname, PyObject *lazy,
                    int definite)
@@ -156,13 +184,25 @@ register_submodule(PyObject *registry, PyObject *fullname, PyObject *lazy,
     }
     PyObject *old;
     int r = PyDict_SetDefaultRef(registry, fullname, entry, &old);
-    if (r > 0 && definite && PyTuple_GET_ITEM(old, 1) == Py_False
-        && PyTuple_GET_ITEM(old, 2) == Py_None)
-    {
-        /* "import a.b" makes certain what "from a import b" guessed. */
-        r = PyDict_SetItem(registry, fullname, entry);
+    if (r > 0 && PyTuple_GET_ITEM(old, 2) == Py_None) {
+        /* Already registered.  "import a.b" makes certain what "from a
+           import b" guessed; and a statement of the package a itself
+           becomes the origin: eagerly, it is the one that would have
+           imported a.b (see _PyLazyImport_KeepsAttribute()). */
+        int old_definite = (PyTuple_GET_ITEM(old, 1) == Py_True);
+        int own = is_own_registration(lazy, fullname);
+        if (own < 0) {
+            r = -1;
+        }
+        else if ((definite && !old_definite) || own) {
+            Py_SETREF(entry, registry_entry(own ? lazy
+                                                : PyTuple_GET_ITEM(old, 0),
+                                            definite || old_definite,
+                                            Py_None));
+            r = entry ? PyDict_SetItem(registry, fullname, entry) : -1;
+        }
     }
-    Py_DECREF(entry);
+    Py_XDECREF(entry);
     Py_XDECREF(old);
     return r < 0 ? -1 : 0;
 }
@@ -618,6 +658,12 @@ resolve(PyLazyImportObject *lz)
            the statement registered for this name. */
         forget_registered(parent, lz);
     }
+    else if (parent->lz_parent == NULL) {
+        /* "import a.b.c as d" binds the module a.b.c: import all of it, as
+           the eager statement does, even if a already has an attribute b
+           (a stale one, say, after sys.modules lost a.b). */
+        from = import_module(parent, parent->lz_name, Py_None);
+    }
     else {
         from = _PyLazyImport_Resolve((PyObject *)parent);
     }
@@ -884,12 +930,25 @@ _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
     }
     else if (!PyModule_Check(value)) {
         /* A value the package set itself ("__version__ = ...") after a
-           lazy import of the submodule ("from . import __version__ as v"),
-           which an eager import would have run first: is such a lazy
-           import, pending or being resolved, in the package? */
+           lazy import of the submodule ("from . import __version__ as v",
+           "import pkg.sub.x"), which an eager import would have run first:
+           did the package register the submodule, or does it hold such a
+           lazy import, pending or being resolved? */
+        PyObject *registry = _PyInterpreterState_GET()->imports.lazy_submodules;
+        PyObject *entry = NULL;
+        r = 0;
+        if (registry != NULL
+            && PyDict_GetItemRef(registry, fullname, &entry) < 0)
+        {
+            Py_DECREF(value);
+            return -1;
+        }
+        if (entry != NULL) {
+            r = (LAZY(PyTuple_GET_ITEM(entry, 0))->lz_globals == dict);
+            Py_DECREF(entry);
+        }
         Py_ssize_t pos = 0;
         PyObject *k, *v;
-        r = 0;
         while (!r && _PyDict_Next(dict, &pos, &k, &v, NULL)) {
             r = (PyLazyImport_CheckExact(v)
                  && is_within(LAZY(v)->lz_fullname, fullname));

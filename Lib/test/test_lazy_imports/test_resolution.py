@@ -68,7 +68,6 @@ class SubmoduleTests(LazyImportsTestCase):
 
     # Rule 14 bug: under -L, setter.a is the submodule setter.a, not the 100
     # the package set after its lazy `import setter.a.b`.
-    @unittest.expectedFailure
     def test_attribute_set_after_own_lazy_import(self):
         # Rule 14
         for lazy in MODES:

@@ -1,12 +1,19 @@
 # A failed import of a submodule leaves sys.modules and the package as a
-# failed eager import leaves them.
+# failed eager import leaves them.  After a lazy "import pkg.bad", pkg.bad
+# stays pending and the next use of it retries the import (rule 25), so
+# hasattr(), which only swallows AttributeError, raises the error again.
 #   submodule.py [import | from]: import pkg.bad, or from pkg.bad import value
 import sys
 
 
 def report():
+    package = sys.modules["pkg"]
     print(sorted(m for m in sys.modules if m.startswith("pkg")),
-          hasattr(sys.modules["pkg"], "bad"))
+          "bad" in vars(package))
+    try:
+        print(hasattr(package, "bad"))
+    except LookupError:
+        print("retried")
 
 
 form = sys.argv[1] if sys.argv[1:] else "import"
