@@ -82,3 +82,4 @@ distclean:
 include $(T)/bench.mk
 include $(T)/reliability.mk
 include $(T)/debug.mk
+include $(T)/tests.mk

@@ -13,22 +13,25 @@ unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME
 
 step() { printf '\n=== %s\n' "$*"; }
 
+# pytest: every SPEC rule, the thread stress test at a small size
+# (LAZY_STRESS_TRIALS) and the hypothesis differential test with
+# LAZY_HYPOTHESIS_EXAMPLES generated programs (make fuzz runs many more).
 step "pytest: tests/"
 LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
-    "$venv" -m pytest -q -p no:cacheprovider \
-    --ignore=tests/test_differential.py tests || status=1
-# The hypothesis differential test (tests/test_differential.py) is not part
-# of make test yet: its run time has not been brought inside the CI budget.
+    LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
+    "$venv" -m pytest -q -p no:cacheprovider tests || status=1
 
-step "regrtest: test_lazy_imports"
+step "regrtest: test_lazy_imports, without and with -L"
 "$lazy" -m test -q test_lazy_imports || status=1
+"$lazy" -L -m test -q test_lazy_imports || status=1
 
 # Stdlib regression suites for the code the patches change, run without -L.
 regress="test_sys test_cmd_line test_embed test_dict test_import
 test_importlib test_dis test_subprocess test_compile test_modulefinder
 test_capi test_opcache test_site test_traceback test_module test_builtin
 test_code test_peepholer test_compileall test_py_compile test_zipimport
-test_runpy test_pickle test_copy test_inspect"
+test_runpy test_pickle test_copy test_inspect test_unittest test_pkgutil
+test_pkg test_tools"
 step "regrtest without -L:" $regress
 "$lazy" -m test -q -j"$(nproc)" $regress || status=1
 
