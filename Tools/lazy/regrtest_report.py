@@ -116,7 +116,8 @@ class Run:
                     lists.setdefault(current, [])
                 continue
             if current and line.startswith("    "):
-                lists[current].extend(line.split())
+                # "<regrtest worker>" stands for a broken worker, not a module
+                lists[current].extend(t for t in line.replace("<regrtest worker>", "").split())
                 continue
             current = None
             if line.startswith("Total tests:") or line.startswith("Total test files:"):
@@ -136,6 +137,11 @@ class Run:
                 self.status[mod] = "passed on re-run"
         for mod in lists.get("FAILED", ()):
             self.status[mod] = "FAILED"
+        # a re-run that did not happen (the run broke off) leaves a failed
+        # module "omitted": its first result stands
+        for mod, st in self.status.items():
+            if st == "omitted" and self.first.get(mod, "").startswith(("failed", "worker", "timed")):
+                self.status[mod] = "FAILED"
         # Attribute failing test ids to modules (longest module-name prefix).
         mods = sorted(self.status, key=len, reverse=True)
         # In -j mode a worker's output follows its progress line, so a test id
