@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -91,7 +92,11 @@ def run_once(venv, flags, argv, cwd, env, trace=False):
 
 
 def normalize(out, venv):
-    return out.replace(os.path.abspath(venv).encode(), b"<venv>")
+    # the venv path differs between interpreters; the build string in sys.version (printed
+    # by e.g. pylint --version) differs between vanilla and the fork and across rebuilds
+    out = out.replace(os.path.abspath(venv).encode(), b"<venv>")
+    return re.sub(rb"\([^():,]*(?::[0-9a-f]+)?, [A-Z][a-z]{2} [ 0-9]{2} [0-9]{4}, [0-9:]{8}\)",
+                  b"(<build>)", out)
 
 
 def geomean(xs):
