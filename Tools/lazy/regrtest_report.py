@@ -155,18 +155,21 @@ class Run:
 
     def overlay(self, other):
         """Replace the status of the modules `other` (a newer subset run) ran."""
-        for mod, st in other.status.items():
+        for omod, st in other.status.items():
+            mod = omod
             # a module the rerun did not get to (omitted, a crashed worker)
             # keeps its result of the full run
             if st == "omitted" or mod.startswith("<"):
                 continue
+            if mod not in self.status and "test." + mod in self.status:
+                mod = "test." + mod      # named test_pkg.test_x on the command line
             self.status[mod] = st
-            self.first[mod] = other.first.get(mod, "")
-            if mod in other.rerun_text:
-                self.rerun_text[mod] = other.rerun_text[mod]
+            self.first[mod] = other.first.get(omod, "")
+            if omod in other.rerun_text:
+                self.rerun_text[mod] = other.rerun_text[omod]
             else:
                 self.rerun_text.pop(mod, None)
-            self.failing_ids[mod] = other.failing_ids.get(mod, set())
+            self.failing_ids[mod] = other.failing_ids.get(omod, set())
             self.overlaid[mod] = other
 
 
