@@ -8,6 +8,7 @@ dest=$(realpath "$1")
 exclude="$dest/.git/info/exclude"
 sh "$top/Tools/lazy/own-files.sh" list | while read -r f; do
     if [ -L "$dest/$f" ]; then
+        grep -qxF "/$f" "$exclude" 2>/dev/null || echo "/$f" >>"$exclude"
         continue
     fi
     if [ -e "$dest/$f" ]; then
