@@ -35,8 +35,8 @@ REFLEAK_TESTS ?= test_lazy_imports test_dict test_import test_importlib
 refleaks: debug
 	@sh $(T)/debug-refleaks.sh $(PY_DEBUG) $(REPORTS)/refleaks $(REFLEAK_TESTS)
 
-# test_lazy_imports and test_dict (without and with -L) and the in-process
-# scenarios under ASAN.
+# test_lazy_imports and test_dict (without and with -L), the in-process
+# scenarios and the thread stress driver under ASAN.
 ASAN_TESTS ?= test_lazy_imports test_dict
 asan-test: asan
 	@sh $(T)/asan-test.sh $(PY_ASAN) $(REPORTS)/asan $(ASAN_TESTS)
