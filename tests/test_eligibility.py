@@ -246,6 +246,44 @@ def test_r9_module_level_import_after_try_is_lazy(tree):
     assert result.lines == ["exec early", *LAZY_ORDER]
 
 
+def test_r9_exec_with_separate_locals_is_eager(tree):
+    """exec() with locals other than its globals runs like a class body
+    (site's .pth import lines are run so): eager; with one dict, lazy."""
+    tree.write(TARGET).write({"main.py": """
+        import sys
+        def run_pth_line():
+            exec("import target")      # a function's locals: eager
+        run_pth_line()
+        print("after function", "target" in sys.modules)
+        del sys.modules["target"]
+        namespace, local = {}, {}
+        exec("import target", namespace, local)
+        print("after two namespaces", "target" in sys.modules)
+        del sys.modules["target"]
+        namespace = {}
+        exec("import target", namespace)
+        print("after one namespace", "target" in sys.modules)
+    """})
+    result = tree.run(lazy=True).ok()
+    assert result.lines == ["exec target", "after function True",
+                            "exec target", "after two namespaces True",
+                            "after one namespace False"]
+
+
+def test_r9_star_import_sees_registered_submodules(tree, lazy):
+    """`from pkg import *` (no __all__) is eager and sees the submodules
+    that pkg's own `import pkg.sub` would have set."""
+    tree.write({
+        "pkg/__init__.py": "import pkg.sub\nvalue = 1",
+        "pkg/sub.py": 'print("exec", __name__)',
+        "main.py": """
+            from pkg import *
+            print(sorted(name for name in dir() if not name.startswith("_")))
+        """})
+    result = tree.run(lazy=lazy).ok()
+    assert result.lines == ["exec pkg.sub", "['pkg', 'sub', 'value']"]
+
+
 # Rule 10 --------------------------------------------------------------------
 
 def test_r10_eager_imports_is_lexical(tree, lazy):
