@@ -690,6 +690,11 @@ resolve(PyLazyImportObject *lz)
 static void
 add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
 {
+    /* Build the note with the exception fetched: formatting runs code. */
+    PyObject *exc = _PyErr_GetRaisedException(tstate);
+    if (exc == NULL) {
+        return;
+    }
     PyObject *filename = NULL, *modname = NULL;
     int lineno = -1;
     if (lz->lz_code != NULL) {
@@ -697,14 +702,11 @@ add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
         filename = code->co_filename;
         lineno = PyCode_Addr2Line(code, lz->lz_addr);
     }
-    if (lz->lz_globals != NULL && PyDict_Check(lz->lz_globals)) {
-        PyObject *exc = _PyErr_GetRaisedException(tstate);
-        if (PyDict_GetItemRef(lz->lz_globals, &_Py_ID(__name__),
-                              &modname) < 0)
-        {
-            PyErr_Clear();
-        }
-        _PyErr_SetRaisedException(tstate, exc);
+    if (lz->lz_globals != NULL && PyDict_Check(lz->lz_globals)
+        && PyDict_GetItemRef(lz->lz_globals, &_Py_ID(__name__),
+                             &modname) < 0)
+    {
+        PyErr_Clear();
     }
     PyObject *note;
     if (filename != NULL) {
@@ -719,27 +721,22 @@ add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
             lz->lz_fullname, modname ? modname : Py_None);
     }
     Py_XDECREF(modname);
-    if (note == NULL) {
-        return;
+    if (note != NULL && PyExceptionInstance_Check(exc)
+        && _PyException_AddNote(exc, note) < 0)
+    {
+        PyErr_Clear();
     }
-    PyObject *exc = _PyErr_GetRaisedException(tstate);
-    if (exc != NULL && PyExceptionInstance_Check(exc)) {
-        if (_PyException_AddNote(exc, note) < 0) {
-            PyErr_Clear();
-        }
+    Py_XDECREF(note);
+    PyErr_Clear();
+    const char *cfile = NULL, *cfunc = NULL;
+    if (filename != NULL && lineno > 0) {
+        cfile = PyUnicode_AsUTF8(filename);
+        cfunc = PyUnicode_AsUTF8(((PyCodeObject *)lz->lz_code)->co_name);
+        PyErr_Clear();
     }
     _PyErr_SetRaisedException(tstate, exc);
-    Py_DECREF(note);
-    if (filename != NULL && lineno > 0) {
-        const char *cfile = PyUnicode_AsUTF8(filename);
-        const char *cfunc = PyUnicode_AsUTF8(
-            ((PyCodeObject *)lz->lz_code)->co_name);
-        if (cfile == NULL || cfunc == NULL) {
-            PyObject *exc = _PyErr_GetRaisedException(tstate);
-            PyErr_Clear();
-            _PyErr_SetRaisedException(tstate, exc);
-            return;
-        }
+    if (cfile != NULL && cfunc != NULL) {
+        /* A traceback entry showing the import statement. */
         _PyTraceback_Add(cfunc, cfile, lineno);
     }
 }

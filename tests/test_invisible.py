@@ -35,6 +35,12 @@ def declare(name, restype, *argtypes):
 def from_address(address):
     return ctypes.cast(address, PyObject).value
 
+def borrowed(name, *argtypes):
+    '''A C function returning a borrowed reference (a py_object restype
+    would take it for a new one and steal it).'''
+    function = declare(name, Pointer, *argtypes)
+    return lambda *args: from_address(function(*args))
+
 def out_call(name, *args):
     '''Call a C function whose last argument is a PyObject** result.'''
     argtypes = [PyObject if isinstance(a, (dict, str)) or a is None
@@ -89,16 +95,16 @@ ACCESSORS = {
                       "__import__('pickle')._dumps(d))[KEY]", "=="),
     "json": ("__import__('json').loads(__import__('json').dumps(d))[KEY]",
              "=="),
-    "PyDict_GetItem": ("declare('PyDict_GetItem', PyObject, PyObject, "
+    "PyDict_GetItem": ("borrowed('PyDict_GetItem', PyObject, "
                        "PyObject)(d, KEY)", "is"),
-    "PyDict_GetItemWithError": ("declare('PyDict_GetItemWithError', PyObject,"
-                                " PyObject, PyObject)(d, KEY)", "is"),
-    "PyDict_GetItemString": ("declare('PyDict_GetItemString', PyObject, "
-                             "PyObject, ctypes.c_char_p)(d, b'value')", "is"),
+    "PyDict_GetItemWithError": ("borrowed('PyDict_GetItemWithError', "
+                                "PyObject, PyObject)(d, KEY)", "is"),
+    "PyDict_GetItemString": ("borrowed('PyDict_GetItemString', PyObject, "
+                             "ctypes.c_char_p)(d, b'value')", "is"),
     "PyDict_GetItemRef": ("out_call('PyDict_GetItemRef', d, KEY)", "is"),
     "PyDict_GetItemStringRef": ("out_call('PyDict_GetItemStringRef', d, "
                                 "ctypes.c_char_p(b'value'))", "is"),
-    "PyDict_SetDefault": ("declare('PyDict_SetDefault', PyObject, PyObject, "
+    "PyDict_SetDefault": ("borrowed('PyDict_SetDefault', PyObject, "
                           "PyObject, PyObject)(d, KEY, None)", "is"),
     "PyDict_SetDefaultRef": ("out_call('PyDict_SetDefaultRef', d, KEY, None)",
                              "is"),

@@ -64,11 +64,20 @@ print(type(obtained).__name__,
         # Rule 19: C code reading a dict never sees a lazy object.
         import_helper.import_module("ctypes")
         for function in C_READS:
+            # PyDict_GetItem*() return a borrowed reference: take the
+            # address and make a new reference from it, as ctypes' py_object
+            # restype would steal one.
+            borrowed = function.startswith("PyDict_")
             prelude = PRELUDE + f"""
 import ctypes
-function = ctypes.pythonapi.{function}
-function.restype = ctypes.py_object
-function.argtypes = (ctypes.py_object, ctypes.py_object)
+_function = ctypes.pythonapi.{function}
+_function.restype = ctypes.c_void_p if {borrowed} else ctypes.py_object
+_function.argtypes = (ctypes.py_object, ctypes.py_object)
+def function(*args):
+    result = _function(*args)
+    if {borrowed}:
+        result = ctypes.cast(result, ctypes.py_object).value
+    return result
 """
             for lazy in MODES:
                 with self.subTest(function=function, lazy=lazy):
