@@ -541,14 +541,50 @@ _PyLazyImport_ImportRegisteredSubmodules(PyObject *module)
         return -1;
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(prefix);
-    int r = 0;
+    int r = 0, count = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names) && r == 0; i++) {
         PyObject *fullname = PyList_GET_ITEM(names, i);
         Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
         if (len <= n
-            || PyUnicode_Tailmatch(fullname, prefix, 0, n, -1) != 1
-            || PyUnicode_FindChar(fullname, '.', n, len, 1) != -1)
+            || PyUnicode_Tailmatch(fullname, prefix, 0, n, -1) != 1)
         {
+            continue;
+        }
+        /* module.x.y: import it through module.x. */
+        Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', n, len, 1);
+        if (dot == -2) {
+            r = -1;
+            break;
+        }
+        if (dot >= 0) {
+            PyObject *sub = PyImport_GetModule(fullname);
+            if (sub != NULL) {
+                Py_DECREF(sub);
+                continue;
+            }
+            if (PyErr_Occurred()) {
+                r = -1;
+                break;
+            }
+            PyObject *entry;
+            if (PyDict_GetItemRef(registry, fullname, &entry) < 0) {
+                r = -1;
+                break;
+            }
+            int wanted = (entry != NULL
+                          && PyTuple_GET_ITEM(entry, 1) == Py_True
+                          && PyTuple_GET_ITEM(entry, 2) == Py_None);
+            Py_XDECREF(entry);
+            if (wanted) {
+                sub = PyImport_ImportModuleLevelObject(fullname, NULL, NULL,
+                                                       NULL, 0);
+                if (sub == NULL) {
+                    r = -1;
+                    break;
+                }
+                Py_DECREF(sub);
+                count++;
+            }
             continue;
         }
         PyObject *child = PyUnicode_Substring(fullname, n, len);
@@ -562,11 +598,12 @@ _PyLazyImport_ImportRegisteredSubmodules(PyObject *module)
         if (sub == NULL && PyErr_Occurred()) {
             r = -1;
         }
+        count += (sub != NULL);
         Py_XDECREF(sub);
     }
     Py_DECREF(names);
     Py_DECREF(prefix);
-    return r;
+    return r < 0 ? -1 : count;
 }
 
 /* Drop the registry entries that the from-import 'origin' made for its

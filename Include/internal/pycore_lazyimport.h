@@ -70,10 +70,12 @@ extern PyObject * _PyLazyImport_GetRegisteredSubmodule(PyObject *module,
                                                        PyObject *name,
                                                        int definite);
 
-/* "from module import *" without __all__: import the submodules of module
-   that lazy "import module.x" statements registered, which eager imports
-   would have set as attributes by now.  Returns 0, or -1 with an
-   exception set. */
+/* Import the submodules of module that lazy "import module.x" statements
+   registered, which eager imports would have imported (with their side
+   effects) and set as attributes by now: for "from module import *"
+   without __all__, and before an attribute lookup on module fails with
+   AttributeError.  Returns how many were imported, or -1 with an exception
+   set. */
 extern int _PyLazyImport_ImportRegisteredSubmodules(PyObject *module);
 
 /* dict[key] changed while its lazy import was resolved: is the new value
