@@ -3,10 +3,13 @@
 # -L cannot be passed).  pyperf worker processes (argv has --worker) append one line to
 # <venv>/lazy-workers.log so that the run can check that laziness was really on in them.
 import importlib
-
-importlib.set_lazy_imports()
-
 import sys
+
+# pip runs in this venv too (pyperformance installs the requirements of each benchmark
+# through it), and pip's vendored truststore breaks under lazy imports
+# (`from ._api import ...; del _api`), so pip stays eager.
+if "pip" not in sys.orig_argv[1:3]:
+    importlib.set_lazy_imports()
 
 if "--worker" in sys.argv:
     try:
