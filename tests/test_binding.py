@@ -520,3 +520,26 @@ def test_r18_module_getattr_error_propagates(tree, lazy):
         """})
     result = tree.run(lazy=lazy).ok()
     assert result.lines == ["ImportError dyn"]
+
+
+def test_r14_submodule_imported_as_side_effect_of_a_registered_one(tree,
+                                                                   lazy):
+    """`import pkg.a`, where pkg.a imports pkg.b: eagerly pkg.b is then an
+    attribute of pkg, and code reads it without importing it (httpie reads
+    pygments.formatter so).  Lazily, the failing lookup of pkg.b imports the
+    registered pkg.a first; hasattr() does not."""
+    tree.write({
+        "pkg/__init__.py": "",
+        "pkg/a.py": 'print("exec", __name__)\nfrom pkg.b import X\nY = X',
+        "pkg/b.py": 'print("exec", __name__)\nX = "x"',
+        "main.py": """
+            import pkg.a
+            import pkg
+            print("bound")
+            print(pkg.b.X)
+        """})
+    result = tree.run(lazy=lazy).ok()
+    if lazy:
+        assert result.lines == ["bound", "exec pkg.a", "exec pkg.b", "x"]
+    else:
+        assert result.lines == ["exec pkg.a", "exec pkg.b", "bound", "x"]
