@@ -283,6 +283,56 @@ _PyLazyImport_RegisterSubmodules(PyObject *lazy)
     return 0;
 }
 
+int
+_PyLazyImport_BindPackageChild(PyObject *ns, PyObject *lazy)
+{
+    PyLazyImportObject *lz = LAZY(lazy);
+    PyObject *modname;
+    int r = _PyDict_GetItemRefNoResolve(ns, &_Py_ID(__name__), &modname);
+    if (r <= 0) {
+        return r;
+    }
+    r = 0;
+    Py_ssize_t n = PyUnicode_Check(modname) ? PyUnicode_GET_LENGTH(modname)
+                                            : 0;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(lz->lz_fullname);
+    if (n == 0 || len <= n + 1
+        || PyUnicode_Tailmatch(lz->lz_fullname, modname, 0, n, -1) != 1
+        || PyUnicode_READ_CHAR(lz->lz_fullname, n) != '.')
+    {
+        goto done;
+    }
+    Py_ssize_t end = PyUnicode_FindChar(lz->lz_fullname, '.', n + 1, len, 1);
+    if (end == -2) {
+        r = -1;
+        goto done;
+    }
+    PyObject *child = PyUnicode_Substring(lz->lz_fullname, n + 1,
+                                          end >= 0 ? end : len);
+    if (child == NULL) {
+        r = -1;
+        goto done;
+    }
+    r = PyDict_Contains(ns, child);
+    if (r == 0) {
+        /* What "from . import child" run here would bind. */
+        PyObject *fromlist = PyTuple_Pack(1, child);
+        PyObject *root = fromlist == NULL ? NULL : _PyLazyImport_New(
+            modname, modname, fromlist, _PyLong_GetZero(), lz->lz_globals,
+            lz->lz_locals, lz->lz_builtins, lz->lz_code, lz->lz_addr);
+        Py_XDECREF(fromlist);
+        PyObject *value = root == NULL ? NULL
+                                       : _PyLazyImport_NewFrom(root, child);
+        Py_XDECREF(root);
+        r = (value == NULL) ? -1 : _PyDict_SetLazyItem(ns, child, value);
+        Py_XDECREF(value);
+    }
+    Py_DECREF(child);
+done:
+    Py_DECREF(modname);
+    return r < 0 ? -1 : 0;
+}
+
 /* Attach where the import was deferred (forward declaration). */
 static void add_deferred_context(PyThreadState *tstate,
                                  PyLazyImportObject *lz);

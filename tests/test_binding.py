@@ -543,3 +543,15 @@ def test_r14_submodule_imported_as_side_effect_of_a_registered_one(tree,
         assert result.lines == ["bound", "exec pkg.a", "exec pkg.b", "x"]
     else:
         assert result.lines == ["exec pkg.a", "exec pkg.b", "bound", "x"]
+
+
+def test_r14_package_sees_its_own_submodule_name(tree, lazy):
+    """`from ._api import X` in a package binds `_api` there too, as the
+    eager import does (pip's vendored truststore then runs `del _api`)."""
+    tree.write({
+        "pkg/__init__.py": "from ._api import X\ndel _api\nY = X",
+        "pkg/_api.py": 'print("exec", __name__)\nX = 1',
+        "main.py": "import pkg\nprint(pkg.Y)",
+    })
+    result = tree.run(lazy=lazy).ok()
+    assert result.lines == ["exec pkg._api", "1"]

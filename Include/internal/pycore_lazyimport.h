@@ -60,6 +60,13 @@ extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
    their packages.  Returns 0, or -1 with an exception set. */
 extern int _PyLazyImport_RegisterSubmodules(PyObject *lazy);
 
+/* A lazy import of the submodule P.child (or of something in it) run by
+   the package P itself, in its namespace 'ns': bind child there to a lazy
+   import of the submodule, if child is not bound yet, as the eager import
+   would have set it (code says "from ._impl import x" then "del _impl").
+   Returns 0, or -1 with an exception set. */
+extern int _PyLazyImport_BindPackageChild(PyObject *ns, PyObject *lazy);
+
 /* On a missed attribute lookup on 'module': import the submodule
    module.name if a lazy import registered it.  'definite' selects the
    entries of "import a.b" (looked up before the module's __getattr__) or
