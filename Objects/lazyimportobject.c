@@ -174,10 +174,52 @@ is_own_registration(PyObject *lazy, PyObject *fullname)
     return r;
 }
 
+/* Add "a.b" to the index of the registry: b in the set of a.  Entries are
+   never removed from the index: a stale one only costs a lookup in the
+   registry. */
+static int
+index_submodule(PyInterpreterState *interp, PyObject *fullname)
+{
+    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, -1);
+    if (dot < 0) {
+        return dot == -2 ? -1 : 0;  /* no package: never an attribute */
+    }
+    PyObject *index = interp->imports.lazy_submodules_index;
+    if (index == NULL) {
+        index = interp->imports.lazy_submodules_index = PyDict_New();
+        if (index == NULL) {
+            return -1;
+        }
+    }
+    PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
+    if (parent == NULL) {
+        return -1;
+    }
+    PyObject *children;
+    int r = PyDict_GetItemRef(index, parent, &children);
+    if (r == 0) {
+        children = PySet_New(NULL);
+        r = (children == NULL
+             || PyDict_SetItem(index, parent, children) < 0) ? -1 : 1;
+    }
+    Py_DECREF(parent);
+    if (r > 0) {
+        PyObject *child = PyUnicode_Substring(fullname, dot + 1, len);
+        r = child ? PySet_Add(children, child) : -1;
+        Py_XDECREF(child);
+    }
+    Py_XDECREF(children);
+    return r;
+}
+
 static int
 register_submodule(PyObject *registry, PyObject *fullname, PyObject *lazy,
                    int definite)
 {
+    if (index_submodule(_PyInterpreterState_GET(), fullname) < 0) {
+        return -1;
+    }
     PyObject *entry = registry_entry(lazy, definite, Py_None);
     if (entry == NULL) {
         return -1;
@@ -400,12 +442,27 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
 {
     PyThreadState *tstate = _PyThreadState_GET();
     PyObject *registry = tstate->interp->imports.lazy_submodules;
-    if (registry == NULL || PyDict_GET_SIZE(registry) == 0) {
+    PyObject *index = tstate->interp->imports.lazy_submodules_index;
+    if (registry == NULL || PyDict_GET_SIZE(registry) == 0 || index == NULL
+        || !PyUnicode_Check(name))
+    {
         return NULL;
     }
     PyObject *modname = PyModule_GetNameObject(module);
     if (modname == NULL) {
         PyErr_Clear();
+        return NULL;
+    }
+    /* Most misses are names never registered (say the import system's
+       probes of __path__ or __spec__): tell them without building a name. */
+    PyObject *children;
+    int found = PyDict_GetItemRef(index, modname, &children);
+    if (found > 0) {
+        found = PySet_Contains(children, name);
+        Py_DECREF(children);
+    }
+    if (found <= 0) {
+        Py_DECREF(modname);
         return NULL;
     }
     PyObject *fullname = PyUnicode_FromFormat("%U.%U", modname, name);
@@ -578,6 +635,14 @@ _PyLazyImport_ImportRegisteredSubmodules(PyObject *module)
     if (modname == NULL) {
         PyErr_Clear();
         return 0;
+    }
+    /* Registering a.b.c registers a.b too: no entry is under the module
+       unless its name is in the index. */
+    PyObject *index = interp->imports.lazy_submodules_index;
+    int indexed = index ? PyDict_Contains(index, modname) : 0;
+    if (indexed <= 0) {
+        Py_DECREF(modname);
+        return indexed;
     }
     PyObject *prefix = PyUnicode_FromFormat("%U.", modname);
     Py_DECREF(modname);
