@@ -106,6 +106,27 @@ def function(*args):
                                            **{"holder.py": "import target"}))
                 self.assertEqual(result.output, ["False", "True"], result.err)
 
+    def test_reads_after_some_resolutions(self):
+        # Rule 19: while some of a dict's lazy objects are resolved, the
+        # others still resolve on each read; once none is left, a lazy
+        # import stored in the same dict again resolves on read.
+        files = {f"m{i}.py": f"value = {i}\n" for i in range(4)}
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import importlib
+                    d = {}
+                    exec("import m0, m1, m2", d)
+                    print(d["m1"].value, importlib.is_lazy_import(d, "m0"),
+                          importlib.is_lazy_import(d, "m2"))
+                    print([v.value for k, v in d.items() if k[0] == "m"])
+                    print(any(importlib.is_lazy_import(d, k) for k in d))
+                    exec("import m3", d)
+                    print(importlib.is_lazy_import(d, "m3"), d["m3"].value)
+                """, lazy=lazy, files=files)
+                self.assert_lines(result, [f"1 {lazy} {lazy}", "[0, 1, 2]",
+                                           "False", f"{lazy} 3"])
+
     def test_copies_resolve_on_read(self):
         # Rule 21
         for copy in ("d.copy()", "dict(d)", "{**d}", "d | {}",
