@@ -1,6 +1,6 @@
 #!/bin/sh
 # pyperformance over vanilla, the fork, and the fork with lazy imports on at entry.
-#   bench-pyperformance.sh VANILLA_PY LAZY_PY OUTDIR [fast|full]
+#   bench-pyperformance.sh VANILLA_PY LAZY_PY OUTDIR [fast|full|venvs]
 # The pyperformance CLI runs from a host venv (OUTDIR/pyperformance-host, made from
 # VANILLA_PY, pinned by bench/requirements-pyperformance.txt).  Each configuration runs in a
 # directory of its own (OUTDIR/pyperformance/CFG), where pyperformance makes its benchmark
@@ -8,6 +8,7 @@
 # copied into it: it calls importlib.set_lazy_imports() in every process of that venv, and
 # the workers log that it was on (checked at the end).
 # Results: OUTDIR/pyperformance-{vanilla,fork,fork-L}[-fast].json and a compare table.
+# Mode venvs only makes the three venvs of the fast mode (for bench_pyperformance_ir.py).
 # BENCH_CONFIGS="fork-L" runs only some configurations (e.g. in parallel shells); the compare
 # table is written when the three JSON files exist.
 set -eu
@@ -20,7 +21,7 @@ if [ ! -f "$host/.ok" ] || [ "$req" -nt "$host/.ok" ]; then
 fi
 pyperf="$host/bin/pyperformance"
 
-if [ "$mode" = fast ]; then
+if [ "$mode" = fast ] || [ "$mode" = venvs ]; then
     # Benchmarks without third-party requirements, chosen to fit in ~20 minutes for the three
     # configurations on the 2-core machine: start-up, import-heavy (2to3, argparse, pathlib,
     # typing) and classic interpreter loops.
@@ -38,11 +39,15 @@ for cfg in ${BENCH_CONFIGS:-vanilla fork fork-L}; do
     dir=$out/pyperformance/$cfg$sfx
     json=$out/pyperformance-$cfg$sfx.json
     mkdir -p "$dir"
-    if [ "$cfg" = fork-L ]; then
-        # Make the benchmark venv first, then turn laziness on in it.
-        if ! ls -d "$dir"/venv/*/bin/python >/dev/null 2>&1; then
+    if [ "$cfg" = fork-L ] || [ "$mode" = venvs ]; then
+        # Make the benchmark venv first, then turn laziness on in it.  Its name hashes the
+        # interpreter's build: after a rebuild, 'run' would make a new one without the
+        # sitecustomize, so ask pyperformance which one it will use.
+        if (cd "$dir" && "$pyperf" venv show -p "$py") | grep -q 'not created yet'; then
             (cd "$dir" && "$pyperf" venv create -p "$py" -b "$benches")
         fi
+    fi
+    if [ "$cfg" = fork-L ]; then
         for v in "$dir"/venv/*/; do
             sp=$("$v/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
             cp "$here/bench/pyperformance/sitecustomize.py" "$sp/sitecustomize.py"
@@ -50,6 +55,7 @@ for cfg in ${BENCH_CONFIGS:-vanilla fork fork-L}; do
             "$v/bin/python" -c 'import importlib, sys; assert importlib.is_lazy_imports_enabled(), "sitecustomize did not enable lazy imports"'
         done
     fi
+    [ "$mode" = venvs ] && continue
     rm -f "$json"
     echo "== $cfg: $py"
     (cd "$dir" && "$pyperf" run $opts -p "$py" -b "$benches" -o "$json") >"$dir/run.log" 2>&1 ||
@@ -63,6 +69,7 @@ for cfg in ${BENCH_CONFIGS:-vanilla fork fork-L}; do
     fi
 done
 
+[ "$mode" = venvs ] && { echo "bench-pyperformance: venvs ready under $out/pyperformance"; exit 0; }
 for cfg in vanilla fork fork-L; do
     [ -f "$out/pyperformance-$cfg$sfx.json" ] || { echo "bench-pyperformance: no $cfg results yet, no compare table"; exit 0; }
 done

@@ -7,8 +7,8 @@ BENCH_REPS ?= 15
 BENCH_JOBS ?= 2
 BENCH_SCALE ?= 0.3
 
-.PHONY: bench bench-micro bench-startup bench-startup-venvs bench-explain \
-	bench-pyperformance bench-pyperformance-fast
+.PHONY: bench bench-micro bench-micro-explain bench-startup bench-startup-venvs \
+	bench-explain bench-pyperformance bench-pyperformance-fast bench-pyperformance-ir
 
 bench: bench-micro bench-startup bench-pyperformance-fast
 
@@ -16,6 +16,12 @@ bench: bench-micro bench-startup bench-pyperformance-fast
 bench-micro: build vanilla
 	@$(PY_VANILLA) $(T)/bench_micro.py --vanilla $(PY_VANILLA) --lazy $(PY_LAZY) \
 		--out $(BENCH) -j $(BENCH_JOBS) --scale $(BENCH_SCALE) $(if $(ONLY),--only $(ONLY))
+
+# Self cost per function of one micro loop, vanilla vs fork (WITH_L=1: fork -L):
+#   make bench-micro-explain LOOP=dict_getitem_str
+bench-micro-explain: build vanilla
+	@$(PY_VANILLA) $(T)/bench_micro_explain.py --vanilla $(PY_VANILLA) --lazy $(PY_LAZY) \
+		--out $(BENCH) $(if $(WITH_L),-L) $(LOOP)
 
 # One venv per interpreter with the pinned command-line tools.
 $(BENCH)/venv-vanilla/.ok: $(BENCH_STARTUP_REQ) | vanilla
@@ -43,3 +49,11 @@ bench-pyperformance: build vanilla
 
 bench-pyperformance-fast: build vanilla
 	@sh $(T)/bench-pyperformance.sh $(PY_VANILLA) $(PY_LAZY) $(BENCH) fast
+
+# The same benchmarks counted in instructions (callgrind, one value each, start-up included),
+# in the venvs of the fast mode: the figure for +-1% on a noisy machine.
+bench-pyperformance-ir: build vanilla
+	@sh $(T)/bench-pyperformance.sh $(PY_VANILLA) $(PY_LAZY) $(BENCH) venvs
+	@$(PY_VANILLA) $(T)/bench_pyperformance_ir.py --vanilla $(PY_VANILLA) --lazy $(PY_LAZY) \
+		--venvs $(BENCH)/pyperformance \
+		--out $(BENCH) -j $(BENCH_JOBS) $(if $(BENCH_LIST),--benchmarks $(BENCH_LIST))
