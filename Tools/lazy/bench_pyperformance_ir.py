@@ -67,7 +67,7 @@ def benchmark_scripts(host):
 def count(python, script, opts, tmp, tag):
     outdir = os.path.join(tmp, tag)
     os.mkdir(outdir)
-    cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes",
+    cmd = ["valgrind", "-q", "--tool=callgrind", "--trace-children=yes",
            "--callgrind-out-file=" + os.path.join(outdir, "cg.%p"),
            python, script, "--debug-single-value", *opts]
     env = dict(os.environ, PYTHONHASHSEED="0")
