@@ -174,9 +174,11 @@ is_own_registration(PyObject *lazy, PyObject *fullname)
     return r;
 }
 
-/* Add "a.b" to the index of the registry: b in the set of a.  Entries are
-   never removed from the index: a stale one only costs a lookup in the
-   registry. */
+/* Add "a.b" to the index of the registry: a in the set of the packages of
+   b.  The index is keyed by the child's name (interned, as attribute names
+   are), so that a missed attribute that no lazy import registered anywhere,
+   the common case, costs one lookup.  Entries are never removed from the
+   index: a stale one only costs a lookup in the registry. */
 static int
 index_submodule(PyInterpreterState *interp, PyObject *fullname)
 {
@@ -192,24 +194,25 @@ index_submodule(PyInterpreterState *interp, PyObject *fullname)
             return -1;
         }
     }
-    PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
-    if (parent == NULL) {
+    PyObject *child = PyUnicode_Substring(fullname, dot + 1, len);
+    if (child == NULL) {
         return -1;
     }
-    PyObject *children;
-    int r = PyDict_GetItemRef(index, parent, &children);
+    PyUnicode_InternInPlace(&child);
+    PyObject *parents;
+    int r = PyDict_GetItemRef(index, child, &parents);
     if (r == 0) {
-        children = PySet_New(NULL);
-        r = (children == NULL
-             || PyDict_SetItem(index, parent, children) < 0) ? -1 : 1;
+        parents = PySet_New(NULL);
+        r = (parents == NULL
+             || PyDict_SetItem(index, child, parents) < 0) ? -1 : 1;
     }
-    Py_DECREF(parent);
+    Py_DECREF(child);
     if (r > 0) {
-        PyObject *child = PyUnicode_Substring(fullname, dot + 1, len);
-        r = child ? PySet_Add(children, child) : -1;
-        Py_XDECREF(child);
+        PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
+        r = parent ? PySet_Add(parents, parent) : -1;
+        Py_XDECREF(parent);
     }
-    Py_XDECREF(children);
+    Py_XDECREF(parents);
     return r;
 }
 
@@ -448,19 +451,21 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
     {
         return NULL;
     }
+    /* Most misses are names never registered (say the import system's
+       probes of __path__ or __spec__): tell them by one lookup. */
+    PyObject *parents;
+    int found = PyDict_GetItemRef(index, name, &parents);
+    if (found <= 0) {
+        return NULL;
+    }
     PyObject *modname = PyModule_GetNameObject(module);
     if (modname == NULL) {
+        Py_DECREF(parents);
         PyErr_Clear();
         return NULL;
     }
-    /* Most misses are names never registered (say the import system's
-       probes of __path__ or __spec__): tell them without building a name. */
-    PyObject *children;
-    int found = PyDict_GetItemRef(index, modname, &children);
-    if (found > 0) {
-        found = PySet_Contains(children, name);
-        Py_DECREF(children);
-    }
+    found = PySet_Contains(parents, modname);
+    Py_DECREF(parents);
     if (found <= 0) {
         Py_DECREF(modname);
         return NULL;
@@ -635,14 +640,6 @@ _PyLazyImport_ImportRegisteredSubmodules(PyObject *module)
     if (modname == NULL) {
         PyErr_Clear();
         return 0;
-    }
-    /* Registering a.b.c registers a.b too: no entry is under the module
-       unless its name is in the index. */
-    PyObject *index = interp->imports.lazy_submodules_index;
-    int indexed = index ? PyDict_Contains(index, modname) : 0;
-    if (indexed <= 0) {
-        Py_DECREF(modname);
-        return indexed;
     }
     PyObject *prefix = PyUnicode_FromFormat("%U.", modname);
     Py_DECREF(modname);
