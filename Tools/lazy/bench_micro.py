@@ -15,11 +15,10 @@ import argparse
 import concurrent.futures
 import json
 import os
-
 import subprocess
-import sys
 import tempfile
-import textwrap
+
+from bench_report import write_report
 
 UNROLL = 8
 
@@ -216,13 +215,9 @@ def main():
         lines.append(f"WARNING: {args.lazy} was rebuilt during the run; the results mix two builds")
     text = "\n".join(lines)
     print(text)
-    base = "micro" if do_loops else "first-access"
-    with open(os.path.join(args.out, base + ".txt"), "w") as f:
-        f.write(f"fork {rev}\n{text}\n")
-    with open(os.path.join(args.out, base + ".json"), "w") as f:
-        json.dump({"fork_version": rev, "unroll": UNROLL, "scale": args.scale,
-                   "empty_region": empty, "counts": table}, f, indent=1)
-    print(f"results: {args.out}/{base}.txt, {base}.json")
+    write_report(args.out, "micro" if do_loops else "first-access", f"fork {rev}\n{text}",
+                 {"fork_version": rev, "unroll": UNROLL, "scale": args.scale,
+                  "empty_region": empty, "counts": table})
 
 
 if __name__ == "__main__":

@@ -16,14 +16,14 @@ shows what lazy imports change in a short-running program, not only its steady s
 import argparse
 import concurrent.futures
 import glob
-import json
-import math
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import tomllib
+
+from bench_report import geomean, write_report
 
 CONFIGS = ("vanilla", "fork", "fork-L")
 DEFAULT = ("python_startup,python_startup_no_site,2to3,argparse,chaos,deltablue,float,"
@@ -117,23 +117,17 @@ def main():
             n, c = futures[fut]
             results[n][c] = fut.result()
     lines = [f"{'benchmark':26} {'Ir vanilla':>14} {'fork/vanilla':>13} {'fork-L/vanilla':>15}"]
-    logs = {"fork": [], "fork-L": []}
     for n in names:
         r = results[n]
-        for c in logs:
-            logs[c].append(math.log(r[c] / r["vanilla"]))
         lines.append(f"{n:26} {r['vanilla']:>14,} {(r['fork'] / r['vanilla'] - 1) * 100:>+12.2f}% "
                      f"{(r['fork-L'] / r['vanilla'] - 1) * 100:>+14.2f}%")
-    gm = {c: (math.exp(sum(v) / len(v)) - 1) * 100 for c, v in logs.items()}
+    gm = {c: (geomean(results[n][c] / results[n]["vanilla"] for n in names) - 1) * 100
+          for c in ("fork", "fork-L")}
     lines.append(f"{'geometric mean':26} {'':>14} {gm['fork']:>+12.2f}% {gm['fork-L']:>+14.2f}%")
     text = "\n".join(lines)
     print(text)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "pyperformance-ir.txt"), "w") as f:
-        f.write(text + "\n")
-    with open(os.path.join(args.out, "pyperformance-ir.json"), "w") as f:
-        json.dump({"pythons": pythons, "counts": results, "geomean_percent": gm}, f, indent=1)
-    print(f"results: {args.out}/pyperformance-ir.txt, pyperformance-ir.json")
+    write_report(args.out, "pyperformance-ir", text,
+                 {"pythons": pythons, "counts": results, "geomean_percent": gm})
 
 
 if __name__ == "__main__":

@@ -14,17 +14,15 @@ must be identical between fork and fork-L; vanilla's is compared too, after repl
 venv path.
 """
 import argparse
-import json
-import math
 import os
 import re
 import shutil
 import statistics
 import subprocess
-import sys
-import sysconfig
 import tempfile
 import time
+
+from bench_report import geomean, write_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -97,10 +95,6 @@ def normalize(out, venv):
     out = out.replace(os.path.abspath(venv).encode(), b"<venv>")
     return re.sub(rb"\([^():,]*(?::[0-9a-f]+)?, [A-Z][a-z]{2} [ 0-9]{2} [0-9]{4}, [0-9:]{8}\)",
                   b"(<build>)", out)
-
-
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def interp_version(venv):
@@ -200,14 +194,10 @@ def report(rows, args):
                 lines.append(f"  [{c}] rc={d['rc']} stderr tail: {d['stderr'][-600:]!r}")
     text = "\n".join(lines)
     print(text)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "startup.txt"), "w") as f:
-        f.write(text + "\n")
-    with open(os.path.join(args.out, "startup.json"), "w") as f:
-        json.dump({"fork_version": interp_version(args.lazy_venv), "reps": args.reps,
-                   "rows": rows, "geomean_wall_L_over_eager": gw,
-                   "geomean_rss_L_over_eager": gr}, f, indent=1)
-    print(f"results: {args.out}/startup.txt, startup.json")
+    write_report(args.out, "startup", text,
+                 {"fork_version": interp_version(args.lazy_venv), "reps": args.reps,
+                  "rows": rows, "geomean_wall_L_over_eager": gw,
+                  "geomean_rss_L_over_eager": gr})
 
 
 def explain(args):
