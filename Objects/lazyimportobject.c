@@ -9,6 +9,7 @@
 #include "pycore_object.h"        // _PyObject_GC_TRACK()
 #include "pycore_pyerrors.h"      // _PyErr_Occurred()
 #include "pycore_traceback.h"     // _PyTraceback_Add()
+#include "pycore_tstate.h"        // _PyThreadStateImpl
 
 #ifdef Py_GIL_DISABLED
    /* Resolution relies on the GIL to make "resolve then store back" look
@@ -139,7 +140,7 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
 
 /* A registry entry is a tuple (origin, definite, owner): the lazy import
    that registered the name, whether the name is certainly a submodule, and
-   the ident of the thread importing it now, or None. */
+   the id of the thread state importing it now, or None. */
 static PyObject *
 registry_entry(PyObject *origin, int definite, PyObject *owner)
 {
@@ -382,6 +383,38 @@ done:
 static void add_deferred_context(PyThreadState *tstate,
                                  PyLazyImportObject *lz);
 
+/* An import made to resolve a lazy import does not ask the import hooks
+   running in this thread when the resolution starts (finders, path hooks:
+   see _imp._run_import_hook()).  Their own code needs the module, which an
+   eager import would have imported before they ran; asking them would
+   re-enter them, and they would need the module again (pytest's assertion
+   rewriter reading fnmatch while it is asked for fnmatch).  Returns what
+   leave_resolution() restores. */
+static Py_ssize_t
+enter_resolution(PyThreadState *tstate)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
+    Py_ssize_t saved = ts->import_hooks_skipped;
+    ts->import_hooks_skipped = (ts->import_hooks == NULL
+                                ? 0 : PyList_GET_SIZE(ts->import_hooks));
+    return saved;
+}
+
+static void
+leave_resolution(PyThreadState *tstate, Py_ssize_t saved)
+{
+    ((_PyThreadStateImpl *)tstate)->import_hooks_skipped = saved;
+}
+
+/* The owner of a registry entry: the thread importing the submodule, by
+   its thread state's unique id (thread idents are reused, after fork()
+   too). */
+static PyObject *
+thread_owner_id(PyThreadState *tstate)
+{
+    return PyLong_FromUnsignedLongLong(tstate->id);
+}
+
 /* Replace registry[fullname] by 'entry' if it still is 'expected'. */
 static int
 registry_replace(PyObject *registry, PyObject *fullname, PyObject *expected,
@@ -494,7 +527,7 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
         }
         goto done;
     }
-    PyObject *ident = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+    PyObject *ident = thread_owner_id(tstate);
     if (ident == NULL) {
         goto done;
     }
@@ -527,6 +560,7 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
     }
     /* Another attempt if the module waited for is no longer in sys.modules:
        another thread's import of it failed meanwhile. */
+    Py_ssize_t skipped = enter_resolution(tstate);
     for (int attempt = 0; attempt < 3 && res == NULL; attempt++) {
         res = _PyEval_ImportName(tstate, builtins, lz->lz_globals, Py_None,
                                  fullname, Py_None, _PyLong_GetZero());
@@ -552,6 +586,7 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
         }
         Py_XDECREF(now);
     }
+    leave_resolution(tstate, skipped);
     if (res == NULL && !_PyErr_Occurred(tstate)) {
         PyErr_Format(PyExc_ModuleNotFoundError, "No module named %R",
                      fullname);
@@ -991,7 +1026,9 @@ _PyLazyImport_Resolve(PyObject *lazy)
         Py_DECREF(stack);
         return NULL;
     }
+    Py_ssize_t skipped = enter_resolution(tstate);
     PyObject *res = resolve(lz);
+    leave_resolution(tstate, skipped);
     /* Pop our entry (the list can only have grown above it and shrunk
        back by now). */
     Py_ssize_t n = PyList_GET_SIZE(stack);

@@ -8,6 +8,8 @@ extern "C" {
 #  error "this header requires Py_BUILD_CORE define"
 #endif
 
+#include "pycore_tstate.h"        // _PyThreadStateImpl
+
 /* Lazy imports (PEP 690).
 
    A lazy import object stands in a namespace dict for the result of an
@@ -102,6 +104,14 @@ extern int _PyLazyImport_IsSubmoduleBinding(PyObject *dict, PyObject *key,
    exception set. */
 extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                                         PyObject *fullname);
+
+/* Is the thread resolving a lazy import? */
+static inline int
+_PyLazyImport_IsResolving(PyThreadState *tstate)
+{
+    PyObject *stack = ((_PyThreadStateImpl *)tstate)->lazy_resolving;
+    return stack != NULL && PyList_GET_SIZE(stack) > 0;
+}
 
 /* Is dict[name] a lazy import that the current thread is resolving? */
 extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);

@@ -55,10 +55,11 @@ class Result:
 class LazyImportsTestCase(unittest.TestCase):
     maxDiff = None
 
-    def run_python(self, *args, lazy, cwd=None, failure=False):
+    def run_python(self, *args, lazy, cwd=None, failure=False, env=None):
         runner = assert_python_failure if failure else assert_python_ok
         flags = ["-L"] if lazy else []
-        return Result(runner(*flags, *args, __cwd=cwd, __isolated=False))
+        return Result(runner(*flags, *args, __cwd=cwd, __isolated=False,
+                             **(env or {})))
 
     def run_scenario(self, scenario, *args, lazy, files=None, failure=False):
         """Run ``python [-L] args`` (default main.py) on a copy of
@@ -71,12 +72,16 @@ class LazyImportsTestCase(unittest.TestCase):
             return self.run_python(*(args or ("main.py",)), lazy=lazy,
                                    cwd=root, failure=failure)
 
-    def run_code(self, code, *args, lazy, files=None, failure=False):
-        """Run ``python [-L] args -c code`` in a directory holding *files*."""
+    def run_code(self, code, *args, lazy, files=None, failure=False,
+                 path=False):
+        """Run ``python [-L] args -c code`` in a directory holding *files*
+        (with the directory in PYTHONPATH if *path*)."""
         with os_helper.temp_dir() as root:
             write_files(root, files)
+            env = {"PYTHONPATH": root} if path else None
             return self.run_python(*args, "-c", textwrap.dedent(code),
-                                   lazy=lazy, cwd=root, failure=failure)
+                                   lazy=lazy, cwd=root, failure=failure,
+                                   env=env)
 
     def assert_lines(self, result, expected):
         self.assertEqual(result.lines, expected, result.err)
