@@ -6,6 +6,7 @@
 #include "pycore_import.h"        // _PyImport_GetLazyStack()
 #include "pycore_lazyimport.h"
 #include "pycore_long.h"          // _PyLong_GetZero()
+#include "pycore_moduleobject.h"  // PyModuleObject
 #include "pycore_object.h"        // _PyObject_GC_TRACK()
 #include "pycore_pyerrors.h"      // _PyErr_Occurred()
 #include "pycore_traceback.h"     // _PyTraceback_Add()
@@ -1187,6 +1188,33 @@ _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name)
     PyErr_Clear();
     PyErr_SetRaisedException(exc);
     return found;
+}
+
+int
+_PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
+                            PyObject **result)
+{
+    *result = NULL;
+    PyObject *dict = ((PyModuleObject *)module)->md_dict;
+    PyObject *value;
+    int r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+    if (r <= 0) {
+        return r;
+    }
+    int lazy = PyLazyImport_CheckExact(value);
+    Py_DECREF(value);
+    if (!lazy) {
+        return 0;
+    }
+    PyObject *descr = _PyType_Lookup(Py_TYPE(module), name);
+    if (descr != NULL && Py_TYPE(descr)->tp_descr_set != NULL) {
+        return 0;  /* a data descriptor wins, as in a generic lookup */
+    }
+    if (_PyLazyImport_IsBeingResolved(dict, name)) {
+        return 2;
+    }
+    r = PyDict_GetItemRef(dict, name, result);
+    return r < 0 ? -1 : r;
 }
 
 static int

@@ -82,8 +82,7 @@ extern PyObject * _PyLazyImport_GetRegisteredSubmodule(PyObject *module,
 /* Import the submodules of module that lazy "import module.x" statements
    registered, which eager imports would have imported (with their side
    effects) and set as attributes by now: for "from module import *"
-   without __all__, and before an attribute lookup on module fails with
-   AttributeError.  Returns how many were imported, or -1 with an exception
+   without __all__.  Returns how many were imported, or -1 with an exception
    set. */
 extern int _PyLazyImport_ImportRegisteredSubmodules(PyObject *module);
 
@@ -104,6 +103,17 @@ extern int _PyLazyImport_IsSubmoduleBinding(PyObject *dict, PyObject *key,
    exception set. */
 extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                                         PyObject *fullname);
+
+/* Attribute lookup on a module whose dict may hold lazy imports: if
+   module.name is a lazy import (and no data descriptor of the type takes
+   precedence), resolve it.  Returns 1 with a new reference in *result, -1
+   with the exception of the resolution set (whatever it is: an
+   AttributeError raised by the module body is not "no such attribute"),
+   2 when the current thread is resolving that import (the attribute is
+   missing until it is done, as during an eager import), and 0 when it is
+   not a lazy import. */
+extern int _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
+                                       PyObject **result);
 
 /* Is the thread resolving a lazy import? */
 static inline int
