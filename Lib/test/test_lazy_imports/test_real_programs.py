@@ -177,5 +177,145 @@ class ExcludingArgumentTests(LazyImportsTestCase):
         self.assertEqual(result.lines[-1], "['a', 'b', 'a', 'b']")
 
 
+class CApiContractTests(LazyImportsTestCase):
+
+    def test_failed_resolution_in_cpython_callers(self):
+        # Rule 34: the original exception, never SystemError or a crash
+        # (functools.partial corrupted the heap).
+        result = self.run_code("""
+            import functools, marshal, pickle
+            def fresh():
+                ns = {}
+                exec("import missing_mod", ns)
+                del ns["__builtins__"]
+                return ns
+            def f(**kw):
+                return kw
+            p = functools.partial(print)
+            p.__setstate__((print, (), fresh(), None))
+            calls = [("partial", p), ("kwargs", lambda: f(**fresh())),
+                     ("marshal", lambda: marshal.dumps(fresh())),
+                     ("pickle", lambda: pickle.dumps(fresh())),
+                     ("type", lambda: type("X", (), fresh()))]
+            for label, call in calls:
+                for attempt in range(2):
+                    try:
+                        call()
+                    except Exception as exc:
+                        print(label, type(exc).__name__, exc.name)
+        """, lazy=True)
+        self.assertEqual(result.lines, [
+            f"{label} ModuleNotFoundError missing_mod"
+            for label in ("partial", "kwargs", "marshal", "pickle", "type")
+            for attempt in range(2)])
+
+    def test_kwargs_dict_whose_resolution_binds_names(self):
+        # Rule 34: f(**ns) sized the stack before resolving (segfault).
+        files = {"holder.py": "import binder\n",
+                 "binder.py": ("import holder\n"
+                               "for i in range(50):\n"
+                               "    setattr(holder, f'new{i}', i)\n")}
+        result = self.run_code("""
+            def f(**kw):
+                return kw
+            import holder
+            kw = f(**vars(holder))
+            print(type(kw["binder"]).__name__, kw["new49"])
+        """, lazy=True, files=files)
+        self.assertEqual(result.lines, ["module 49"])
+
+    def test_pydict_next_keeps_its_contract(self):
+        # Rule 34: no lazy object, no exception set, every item; the error
+        # is reported as unraisable.  PyDict_NextWithError returns -1.
+        result = self.run_code("""
+            import ctypes, importlib, sys
+            ns = {}
+            exec("import missing_mod\\nimport json", ns)
+            del ns["__builtins__"]
+            reported = []
+            sys.unraisablehook = lambda u: reported.append(
+                type(u.exc_value).__name__)
+            argtypes = [ctypes.py_object, ctypes.POINTER(ctypes.c_ssize_t),
+                        ctypes.POINTER(ctypes.py_object),
+                        ctypes.POINTER(ctypes.py_object)]
+            for name in ("PyDict_Next", "PyDict_NextWithError"):
+                func = getattr(ctypes.pythonapi, name)
+                func.argtypes = argtypes
+                pos = ctypes.c_ssize_t(0)
+                key, value = ctypes.py_object(), ctypes.py_object()
+                try:
+                    while (r := func(ns, ctypes.byref(pos), ctypes.byref(key),
+                                     ctypes.byref(value))):
+                        print(name, r, key.value, type(value.value).__name__)
+                except ModuleNotFoundError as exc:
+                    print(name, "raised", exc.name)
+            print(reported, importlib.is_lazy_import(ns, "missing_mod"))
+        """, lazy=True)
+        self.assertEqual(result.lines, [
+            "PyDict_Next 1 missing_mod NoneType",
+            "PyDict_Next 1 json module",
+            "PyDict_NextWithError raised missing_mod",
+            "['ModuleNotFoundError'] True"])
+
+
+class LeakTests(LazyImportsTestCase):
+
+    def test_items_view_set_operations(self):
+        # Rule 35: either operand, every operator.
+        result = self.run_code("""
+            import importlib
+            def fresh():
+                ns = {}
+                exec("import json", ns)
+                del ns["__builtins__"]
+                return ns
+            ops = {"^": lambda a, b: a ^ b, "-": lambda a, b: a - b,
+                   "&": lambda a, b: a & b, "|": lambda a, b: a | b}
+            for symbol, op in ops.items():
+                for left in (True, False):
+                    g = fresh()
+                    other = {("x", 1)}
+                    res = op(g.items(), other) if left else op(
+                        {}.items(), g.items())
+                    names = sorted(type(v).__name__ for k, v in res)
+                    print(symbol, left, names)
+        """, lazy=True)
+        for line in result.lines:
+            self.assertNotIn("lazy_import", line)
+        self.assertEqual(len(result.lines), 8)
+
+    def test_copy_of_a_dict_read_by_specialized_code(self):
+        # Rule 35: the copy shared the keys version of the original.
+        result = self.run_code("""
+            import copy
+            code = compile("def f():\\n    return json\\n", "<g>", "exec")
+            g = {}
+            exec("import json", g)
+            copies = {"copy": g.copy(), "or": g | {},
+                      "copy.copy": copy.copy(g)}
+            exec(code, g)
+            for _ in range(100):
+                g["f"]()
+            for label, c in copies.items():
+                exec(code, c)
+                print(label, [type(c["f"]()).__name__ for _ in range(3)])
+        """, lazy=True)
+        self.assertEqual(result.lines, [
+            f"{label} ['module', 'module', 'module']"
+            for label in ("copy", "or", "copy.copy")])
+
+    def test_store_replacing_a_value_with_del(self):
+        # Rule 35: __del__ of the replaced value reads the dict.
+        result = self.run_code("""
+            class Spy:
+                def __del__(self):
+                    print(type(g["json"]).__name__)
+            g = {"json": Spy()}
+            exec("import json", g)
+            print("done")
+        """, lazy=True)
+        self.assertEqual(result.lines, ["module", "done"])
+
+
 if __name__ == "__main__":
     unittest.main()
