@@ -7,7 +7,9 @@ test, with and without -L.
 
 import unittest
 
-from .util import MODES, LazyImportsTestCase
+from test.support import os_helper
+
+from .util import MODES, LazyImportsTestCase, write_files
 
 # A module whose body raises AttributeError, imported lazily by holder.
 RAISING = {
@@ -315,6 +317,31 @@ class LeakTests(LazyImportsTestCase):
             print("done")
         """, lazy=True)
         self.assertEqual(result.lines, ["module", "done"])
+
+
+class UnittestByNameTests(LazyImportsTestCase):
+
+    def test_failing_lazy_import_of_a_test_module_named(self):
+        # Rule 24: "python -L -m unittest test_mod" reports the failed
+        # import as without -L, instead of a traceback.
+        files = {"test_mod.py": """\
+            import unittest
+            import missing_dependency
+            class T(unittest.TestCase):
+                def test_a(self):
+                    pass
+            """}
+        for name in ("test_mod", "test_mod.T", "test_mod.T.test_a"):
+            with os_helper.temp_dir() as root:
+                write_files(root, files)
+                results = [self.run_python("-m", "unittest", name, lazy=lazy,
+                                           cwd=root, failure=True)
+                           for lazy in MODES]
+            with self.subTest(name):
+                for result in results:
+                    self.assertIn("FAILED (errors=1)", result.err)
+                    self.assertIn("No module named 'missing_dependency'",
+                                  result.err)
 
 
 if __name__ == "__main__":
