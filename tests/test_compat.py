@@ -6,6 +6,7 @@ suite gives the same results) is covered by regrtest runs, and on random
 module trees by test_differential.py.
 """
 
+import re
 import shutil
 import subprocess
 import textwrap
@@ -244,3 +245,46 @@ def test_r32_stock_runs_right_on_fork_pyc(tree, vanilla):
     result = vanilla.run("main.py", cwd=tree.root).ok()
     assert result.lines == ["exec mod", "exec eager_target",
                             "exec lazy_target", "mod done"]
+
+
+DIS_SOURCE = '''
+import os
+import os.path as osp
+from collections import OrderedDict, deque
+from . import sibling
+try:
+    import json
+except ImportError:
+    json = None
+def f():
+    import re
+    from sys import argv
+    return re, argv
+class C:
+    import math
+'''
+
+SHOW_DIS = f"""
+import dis, io
+code = compile({DIS_SOURCE!r}, "m.py", "exec")
+out = io.StringIO()
+dis.dis(code, file=out)
+names = [(i.opname, i.opcode, i.arg, i.argval)
+         for i in dis.get_instructions(code)]
+print(out.getvalue())
+print(names)
+print(sorted(dis._find_imports(code)))
+"""
+
+
+def test_r39_dis_shows_what_stock_shows(interpreter, vanilla, tmp_path):
+    """The fork's bytecode has IMPORT_NAME_LAZY where an import may be lazy,
+    but dis shows IMPORT_NAME with the stock oparg, as stock 3.13.5 shows
+    the same source (modulefinder's _find_imports too)."""
+    def shown(python):
+        out = python.run("-c", SHOW_DIS, cwd=tmp_path).ok().stdout
+        return re.sub(r" at 0x[0-9a-f]+", "", out)
+
+    fork = shown(interpreter)
+    assert fork == shown(vanilla)
+    assert "IMPORT_NAME" in fork

@@ -344,5 +344,45 @@ class UnittestByNameTests(LazyImportsTestCase):
                                   result.err)
 
 
+class StockBytecodeTests(LazyImportsTestCase):
+
+    def test_code_assembled_for_stock_cpython(self):
+        # Rule 39: IMPORT_NAME keeps its stock meaning (the name index), and
+        # is never lazy; bytecode rewriters emit it.
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import dis, importlib
+                    code = compile("import os\\nimport sys\\n", "<m>",
+                                   "exec")
+                    raw = bytearray(code.co_code)
+                    for i in range(0, len(raw), 2):
+                        if raw[i] == dis.opmap["IMPORT_NAME_LAZY"]:
+                            raw[i] = dis.opmap["IMPORT_NAME"]
+                    ns = {}
+                    exec(code.replace(co_code=bytes(raw)), ns)
+                    print(ns["os"].__name__, ns["sys"].__name__,
+                          importlib.is_lazy_import(ns, "sys"))
+                """, lazy=lazy)
+                self.assertEqual(result.lines, ["os sys False"])
+
+    def test_lazy_opcode_in_a_function_is_eager(self):
+        # Rule 39: a lazy object never lands in a local variable.
+        result = self.run_code("""
+            import dis, types
+            def f():
+                import json
+                return json
+            raw = bytearray(f.__code__.co_code)
+            for i in range(0, len(raw), 2):
+                if raw[i] == dis.opmap["IMPORT_NAME"]:
+                    raw[i] = dis.opmap["IMPORT_NAME_LAZY"]
+            g = types.FunctionType(f.__code__.replace(co_code=bytes(raw)),
+                                   globals())
+            print(type(g()).__name__)
+        """, lazy=True)
+        self.assertEqual(result.lines, ["module"])
+
+
 if __name__ == "__main__":
     unittest.main()
