@@ -407,6 +407,77 @@ leave_resolution(PyThreadState *tstate, Py_ssize_t saved)
     ((_PyThreadStateImpl *)tstate)->import_hooks_skipped = saved;
 }
 
+/* Record that the current frame reached 'lazy', whose import runs now (see
+   _PyLazyImport_WarningContext()).  Returns the depth to give
+   pop_origin(), or -1 with an exception set. */
+static Py_ssize_t
+push_origin(PyThreadState *tstate, PyObject *lazy)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
+    if (ts->lazy_origins == NULL) {
+        ts->lazy_origins = PyList_New(0);
+        if (ts->lazy_origins == NULL) {
+            return -1;
+        }
+    }
+    Py_ssize_t depth = PyList_GET_SIZE(ts->lazy_origins);
+    PyObject *frame = PyLong_FromVoidPtr(tstate->current_frame);
+    PyObject *item = frame ? PyTuple_Pack(2, lazy, frame) : NULL;
+    Py_XDECREF(frame);
+    if (item == NULL || PyList_Append(ts->lazy_origins, item) < 0) {
+        Py_XDECREF(item);
+        return -1;
+    }
+    Py_DECREF(item);
+    return depth;
+}
+
+static void
+pop_origin(PyThreadState *tstate, Py_ssize_t depth)
+{
+    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_origins;
+    if (depth < 0 || origins == NULL) {
+        return;
+    }
+    PyObject *exc = _PyErr_GetRaisedException(tstate);
+    if (PyList_SetSlice(origins, depth, PyList_GET_SIZE(origins),
+                        NULL) < 0)
+    {
+        PyErr_Clear();
+    }
+    _PyErr_SetRaisedException(tstate, exc);
+}
+
+int
+_PyLazyImport_WarningContext(PyThreadState *tstate,
+                             struct _PyInterpreterFrame *frame,
+                             PyObject **globals, PyObject **filename,
+                             int *lineno)
+{
+    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_origins;
+    if (origins == NULL || frame == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t i = PyList_GET_SIZE(origins) - 1; i >= 0; i--) {
+        PyObject *item = PyList_GET_ITEM(origins, i);
+        if (PyLong_AsVoidPtr(PyTuple_GET_ITEM(item, 1)) != (void *)frame) {
+            continue;
+        }
+        PyLazyImportObject *lz = LAZY(PyTuple_GET_ITEM(item, 0));
+        if (lz->lz_code == NULL || lz->lz_globals == NULL
+            || !PyDict_Check(lz->lz_globals))
+        {
+            return 0;
+        }
+        PyCodeObject *code = (PyCodeObject *)lz->lz_code;
+        *globals = lz->lz_globals;
+        *filename = Py_NewRef(code->co_filename);
+        *lineno = PyCode_Addr2Line(code, lz->lz_addr);
+        return 1;
+    }
+    return 0;
+}
+
 /* The owner of a registry entry: the thread importing the submodule, by
    its thread state's unique id (thread idents are reused, after fork()
    too). */
@@ -562,7 +633,10 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
     /* Another attempt if the module waited for is no longer in sys.modules:
        another thread's import of it failed meanwhile. */
     Py_ssize_t skipped = enter_resolution(tstate);
-    for (int attempt = 0; attempt < 3 && res == NULL; attempt++) {
+    Py_ssize_t pushed = push_origin(tstate, origin);
+    for (int attempt = 0; attempt < 3 && res == NULL && pushed >= 0;
+         attempt++)
+    {
         res = _PyEval_ImportName(tstate, builtins, lz->lz_globals, Py_None,
                                  fullname, Py_None, _PyLong_GetZero());
         if (res == NULL) {
@@ -587,6 +661,7 @@ _PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
         }
         Py_XDECREF(now);
     }
+    pop_origin(tstate, pushed);
     leave_resolution(tstate, skipped);
     if (res == NULL && !_PyErr_Occurred(tstate)) {
         PyErr_Format(PyExc_ModuleNotFoundError, "No module named %R",
@@ -1028,7 +1103,9 @@ _PyLazyImport_Resolve(PyObject *lazy)
         return NULL;
     }
     Py_ssize_t skipped = enter_resolution(tstate);
-    PyObject *res = resolve(lz);
+    Py_ssize_t origin = push_origin(tstate, lazy);
+    PyObject *res = origin < 0 ? NULL : resolve(lz);
+    pop_origin(tstate, origin);
     leave_resolution(tstate, skipped);
     /* Pop our entry (the list can only have grown above it and shrunk
        back by now). */

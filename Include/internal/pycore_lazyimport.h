@@ -115,6 +115,17 @@ extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
 extern int _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
                                        PyObject **result);
 
+/* Warnings (Python/_warnings.c): is 'frame' one where this thread reached
+   a lazy import that is running its module now?  Then a warning that
+   reaches it from that module's code is attributed to the import
+   statement, as with an eager import: returns 1 with its namespace
+   (borrowed) in *globals, its file name (new reference) and its line.
+   Returns 0 otherwise. */
+extern int _PyLazyImport_WarningContext(PyThreadState *tstate,
+                                        struct _PyInterpreterFrame *frame,
+                                        PyObject **globals,
+                                        PyObject **filename, int *lineno);
+
 /* Is the thread resolving a lazy import? */
 static inline int
 _PyLazyImport_IsResolving(PyThreadState *tstate)

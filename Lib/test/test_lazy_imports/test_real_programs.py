@@ -384,5 +384,49 @@ class StockBytecodeTests(LazyImportsTestCase):
         self.assertEqual(result.lines, ["module"])
 
 
+WARNING_TREE = {
+    "lib.py": ("import warnings\n"
+               "warnings.warn('lib is deprecated', DeprecationWarning,\n"
+               "              stacklevel=2)\n"
+               "X = 1\n"),
+    "app.py": "import lib\n",
+}
+
+
+class WarningAttributionTests(LazyImportsTestCase):
+
+    def test_import_time_warning_blames_the_import_statement(self):
+        # Rule 40: stacklevel=2 in the body names the deferred statement.
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import warnings
+                    def show(message, category, filename, lineno,
+                             file=None, line=None):
+                        print(category.__name__, message,
+                              filename.rsplit("/", 1)[-1], lineno)
+                    warnings.showwarning = show
+                    warnings.simplefilter("always")
+                    import app
+                    print(app.lib.X)
+                """, lazy=lazy, files=WARNING_TREE)
+                self.assertEqual(result.lines, [
+                    "DeprecationWarning lib is deprecated app.py 1", "1"])
+
+    def test_default_filters_and_module_filters(self):
+        # Rule 40: DeprecationWarning is shown only when attributed to
+        # __main__; a -W filter naming the importing module matches.
+        code = "import app\nprint(app.lib.X)\n"
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code(code, lazy=lazy, files=WARNING_TREE)
+                self.assertEqual((result.lines, result.err), (["1"], ""))
+                result = self.run_code(code, "-W", "error:::app",
+                                       lazy=lazy, files=WARNING_TREE,
+                                       failure=True)
+                self.assertIn("DeprecationWarning: lib is deprecated",
+                              result.err)
+
+
 if __name__ == "__main__":
     unittest.main()
