@@ -407,8 +407,9 @@ leave_resolution(PyThreadState *tstate, Py_ssize_t saved)
     ((_PyThreadStateImpl *)tstate)->import_hooks_skipped = saved;
 }
 
-/* Record that the current frame reached 'lazy', whose import runs now (see
-   _PyLazyImport_WarningContext()).  Returns the depth to give
+/* Record that the current frame reached 'lazy', whose import runs now, and
+   at which depth of trace functions (see _PyLazyImport_WarningContext() and
+   is_observed()).  Returns the depth to give
    pop_origin(), or -1 with an exception set. */
 static Py_ssize_t
 push_origin(PyThreadState *tstate, PyObject *lazy)
@@ -422,8 +423,11 @@ push_origin(PyThreadState *tstate, PyObject *lazy)
     }
     Py_ssize_t depth = PyList_GET_SIZE(ts->lazy_origins);
     PyObject *frame = PyLong_FromVoidPtr(tstate->current_frame);
-    PyObject *item = frame ? PyTuple_Pack(2, lazy, frame) : NULL;
+    PyObject *tracing = PyLong_FromLong(tstate->tracing);
+    PyObject *item = (frame && tracing)
+                     ? PyTuple_Pack(3, lazy, frame, tracing) : NULL;
     Py_XDECREF(frame);
+    Py_XDECREF(tracing);
     if (item == NULL || PyList_Append(ts->lazy_origins, item) < 0) {
         Py_XDECREF(item);
         return -1;
@@ -446,6 +450,28 @@ pop_origin(PyThreadState *tstate, Py_ssize_t depth)
         PyErr_Clear();
     }
     _PyErr_SetRaisedException(tstate, exc);
+}
+
+/* 'lazy', which this thread is resolving, is read again.  Is the reader an
+   observer: a trace or profile function, a sys.monitoring callback or a
+   debugger (they run with tstate->tracing raised) called while the
+   resolution runs?  Then the name is not bound yet, as during an eager
+   import, rather than an import cycle of the program. */
+static int
+is_observed(PyThreadState *tstate, PyObject *lazy)
+{
+    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_origins;
+    if (tstate->tracing == 0 || origins == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t i = PyList_GET_SIZE(origins) - 1; i >= 0; i--) {
+        PyObject *item = PyList_GET_ITEM(origins, i);
+        if (PyTuple_GET_ITEM(item, 0) == lazy) {
+            long level = PyLong_AsLong(PyTuple_GET_ITEM(item, 2));
+            return tstate->tracing > level;
+        }
+    }
+    return 0;
 }
 
 int
@@ -1094,6 +1120,9 @@ _PyLazyImport_Resolve(PyObject *lazy)
     int found = PySequence_Contains(stack, lazy);
     if (found != 0) {
         Py_DECREF(stack);
+        if (found > 0 && is_observed(tstate, lazy)) {
+            return NULL;  /* unbound: no exception set */
+        }
         return found < 0 ? NULL : cycle_error(stack, lz);
     }
     Py_INCREF(lazy);

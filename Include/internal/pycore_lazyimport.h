@@ -55,7 +55,10 @@ extern PyObject * _PyLazyImport_NewFrom(PyObject *parent, PyObject *name);
 
 /* Run the deferred import.  Returns a new reference to the result, or
    NULL with an exception set.  The result is cached: resolving twice gives
-   the same object. */
+   the same object.  An observer (trace function, debugger) reading a lazy
+   import that this thread is resolving gets NULL without an exception:
+   the name is not bound yet, as during an eager import; callers treat the
+   key as missing. */
 extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
 
 /* Record the submodules the deferred import would have made attributes of

@@ -5,6 +5,7 @@ libraries, each run in a child interpreter on a module tree written by the
 test, with and without -L.
 """
 
+import textwrap
 import unittest
 
 from test.support import os_helper
@@ -427,6 +428,72 @@ class WarningAttributionTests(LazyImportsTestCase):
                 self.assertIn("DeprecationWarning: lib is deprecated",
                               result.err)
 
+
+OBSERVER = """
+import sys
+import slow
+seen = []
+main = sys.modules[__name__].__dict__
+def observe(code):
+    if code.co_name == "<module>" and code.co_filename.endswith("slow.py"):
+        seen.append(main.get("slow", "unbound"))
+        seen.append("'slow':" in repr(main))
+        seen.append([k for k, v in main.items() if k == "slow"])
+        seen.append(dict(main).get("slow", "unbound"))
+        seen.append([type(v).__name__ for v in main.values()
+                     if type(v).__name__ == "lazy_import"])
+        try:
+            eval("slow", main)
+        except NameError:
+            seen.append("NameError")
+"""
+
+
+class ObserverTests(LazyImportsTestCase):
+
+    FILES = {"slow.py": "X = 42\n"}
+    EXPECTED = ["42", "['unbound', False, [], 'unbound', [], 'NameError']",
+                "module"]
+
+    def test_trace_function_reads_a_name_being_resolved(self):
+        # Rule 41: a tracer reading the namespace while the name resolves
+        # sees it unbound, not an import cycle that kills the program.
+        result = self.run_code(OBSERVER + textwrap.dedent("""
+            def tracer(frame, event, arg):
+                if event == "call":
+                    observe(frame.f_code)
+            sys.settrace(tracer)
+            print(slow.X)
+            sys.settrace(None)
+            print(seen)
+            print(type(main["slow"]).__name__)
+        """), lazy=True, files=self.FILES)
+        self.assertEqual(result.lines, self.EXPECTED)
+
+    def test_monitoring_callback_reads_a_name_being_resolved(self):
+        # Rule 41
+        result = self.run_code(OBSERVER + textwrap.dedent("""
+            mon = sys.monitoring
+            mon.use_tool_id(mon.DEBUGGER_ID, "test")
+            mon.register_callback(mon.DEBUGGER_ID, mon.events.PY_START,
+                                  lambda code, offset: observe(code))
+            mon.set_events(mon.DEBUGGER_ID, mon.events.PY_START)
+            print(slow.X)
+            mon.set_events(mon.DEBUGGER_ID, 0)
+            print(seen)
+            print(type(main["slow"]).__name__)
+        """), lazy=True, files=self.FILES)
+        self.assertEqual(result.lines, self.EXPECTED)
+
+    def test_real_cycle_under_a_tracer_still_raises(self):
+        # Rules 26 and 41: the program's own cycle is still an error.
+        result = self.run_scenario("cycle", "-c", """if 1:
+            import sys
+            sys.settrace(lambda frame, event, arg: None)
+            exec(open("main.py").read())
+        """, lazy=True)
+        self.assertEqual(result.lines, ["ImportError True", "ImportError True",
+                                        "done"])
 
 if __name__ == "__main__":
     unittest.main()
