@@ -26,12 +26,22 @@ selected with ``-k r12_`` and a rule is found with ``grep -n r12_ tests``.
 """
 
 import dataclasses
+import importlib
 import os
 import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+# make test also runs this suite under -L (dogfooding).  hypothesis fills a
+# registry of strategies as a side effect of importing their modules and
+# checks it while hypothesis.strategies is imported (the guide's "What can
+# break": import side effects): keep hypothesis eager, as an application
+# adopting -L would.
+if sys.flags.lazy_imports:
+    importlib.set_lazy_imports(
+        excluding=lambda name: name.partition(".")[0] == "hypothesis")
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings

@@ -21,6 +21,13 @@ LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
     LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
     "$venv" -m pytest -q -p no:cacheprovider tests || status=1
 
+# Dogfooding: the same suite with pytest itself running under -L (the
+# interpreters it tests are given their flags explicitly).
+step "pytest under -L: tests/"
+LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
+    LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
+    "$venv" -L -m pytest -q -p no:cacheprovider tests || status=1
+
 step "regrtest: test_lazy_imports, without and with -L"
 "$lazy" -m test -q test_lazy_imports || status=1
 "$lazy" -L -m test -q test_lazy_imports || status=1
