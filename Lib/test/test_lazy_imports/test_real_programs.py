@@ -495,5 +495,32 @@ class ObserverTests(LazyImportsTestCase):
         self.assertEqual(result.lines, ["ImportError True", "ImportError True",
                                         "done"])
 
+class ThreadTests(LazyImportsTestCase):
+
+    def test_lazy_from_import_does_not_wait_for_another_thread(self):
+        # Rule 27: a deferred "from a import b" runs nothing, so it does not
+        # wait while another thread imports a (the eager one would).
+        files = {"slowmod.py": ("import builtins\n"
+                                "builtins.started.set()\n"
+                                "builtins.released = builtins.release.wait(30)\n"
+                                "x = 1\n")}
+        result = self.run_code("""
+            import builtins, importlib, threading
+            builtins.started = threading.Event()
+            builtins.release = threading.Event()
+            t = threading.Thread(
+                target=lambda: importlib.import_module("slowmod"))
+            t.start()
+            builtins.started.wait(30)
+            ns = {}
+            exec("from slowmod import x", ns)
+            print("bound", importlib.is_lazy_import(ns, "x"))
+            builtins.release.set()
+            t.join()
+            print(ns["x"], builtins.released)
+        """, lazy=True, files=files)
+        self.assertEqual(result.lines, ["bound True", "1 True"])
+
+
 if __name__ == "__main__":
     unittest.main()
