@@ -67,12 +67,17 @@ value_name(PyLazyImportObject *lz)
 /* "from modname import name": is modname imported already, without the
    attribute name (nor a __getattr__ that could provide it)?  Then an eager
    import would have imported the submodule modname.name, if there is one.
-   Returns 1, 0, or -1 with an exception set. */
+   A module that another thread is still importing is not waited for (a
+   lazy statement must not block): its names so far decide, and a wrong
+   guess only costs resolution a failed attempt at the submodule.  Returns
+   1, 0, or -1 with an exception set. */
 static int
 lacks_name(PyObject *modname, PyObject *name)
 {
-    PyObject *module = PyImport_GetModule(modname);
-    if (module == NULL) {
+    PyObject *module;
+    if (PyMapping_GetOptionalItem(PyImport_GetModuleDict(), modname,
+                                  &module) <= 0)
+    {
         return PyErr_Occurred() ? -1 : 0;
     }
     int r = 0;
@@ -1087,7 +1092,8 @@ cycle_error(PyObject *stack, PyLazyImportObject *lz)
     if (chain != NULL) {
         PyObject *msg = PyUnicode_FromFormat(
             "cannot resolve lazy import '%U' while it is being resolved "
-            "(import cycle: %U)", lz->lz_fullname, chain);
+            "(most likely due to a circular import: %U)",
+            lz->lz_fullname, chain);
         if (msg != NULL) {
             PyObject *exc = PyObject_CallOneArg(PyExc_ImportError, msg);
             if (exc != NULL) {

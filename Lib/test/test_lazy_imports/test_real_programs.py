@@ -495,6 +495,17 @@ class ObserverTests(LazyImportsTestCase):
         self.assertEqual(result.lines, ["ImportError True", "ImportError True",
                                         "done"])
 
+    def test_cycle_message_says_circular_import(self):
+        # Rule 26: programs and tests recognise cycles by this phrase.
+        result = self.run_scenario("cycle", "-c", """if 1:
+            import holder
+            try:
+                holder.get()
+            except ImportError as exc:
+                print("circular import" in str(exc), "target" in str(exc))
+        """, lazy=True)
+        self.assertEqual(result.lines, ["True True"])
+
 class ThreadTests(LazyImportsTestCase):
 
     def test_lazy_from_import_does_not_wait_for_another_thread(self):
