@@ -13,13 +13,14 @@ T        := Tools/lazy
 export CPYTHON_TARBALL
 
 .PHONY: all deps fetch src patches check-patches regen build vanilla demo test \
-	test-pytest test-regrtest test-stdlib venv clean distclean help
+	test-quick test-pytest test-regrtest test-stdlib venv clean distclean help
 
 all: build
 
 help:
 	@echo "make demo           build what is missing, run the demo eager vs -L"
 	@echo "make test           build what is missing, run every test suite"
+	@echo "make test-quick     the fork's own suites only (for iteration)"
 	@echo "make build          patched interpreter at $(PY_LAZY)"
 	@echo "make vanilla        unpatched baseline at $(PY_VANILLA)"
 	@echo "make src            patch-queue tree at $(SRC) (git: upstream + one commit per patch)"
@@ -71,6 +72,14 @@ demo: build vanilla
 
 test: build vanilla venv check-patches
 	@sh $(T)/test.sh
+
+# For iteration: test_lazy_imports without and with -L, and the pytest
+# suite with a small differential run; no vanilla build, no stdlib suites.
+test-quick: build venv
+	@$(PY_LAZY) -m test -q test_lazy_imports
+	@$(PY_LAZY) -L -m test -q test_lazy_imports
+	@LAZY_PYTHON=$(abspath $(PY_LAZY)) LAZY_HYPOTHESIS_EXAMPLES=25 \
+		$(VENV)/bin/python -m pytest -q -x -p no:cacheprovider tests
 
 clean:
 	rm -rf $(LAZY) $(VANILLA) $(VENV) $(BUILD)/reports

@@ -7,13 +7,14 @@
 # and the output goes to regrtest-NAME.subset-TIMESTAMP.log, which the report
 # lays over the full run (newer result wins).
 # Extra regrtest options: REGRTEST_OPTS (default: --timeout 900 -j$(nproc)).
+# REGRTEST_REPORTS: the directory of the logs (default: build/reports).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 name=$1 py=$(realpath "$2"); shift 2
 flags=
 if [ "${1:-}" = "-L" ]; then flags=-L; shift; fi
-reports=build/reports
+reports=${REGRTEST_REPORTS:-build/reports}
 mkdir -p "$reports"
 # These variables change what some stdlib tests expect (they fail on an
 # unpatched interpreter too); regrtest runs without them.
