@@ -122,7 +122,9 @@ class Run:
             current = None
             if line.startswith("Total tests:") or line.startswith("Total test files:"):
                 key = "tests" if line.startswith("Total tests:") else "files"
-                self.totals[key] = dict(kv.split("=", 1) for kv in line.split(":", 1)[1].split())
+                # "run=476/481 (filtered) failed=6 ...": keep the key=value words
+                self.totals[key] = dict(kv.split("=", 1) for kv in line.split(":", 1)[1].split()
+                                        if "=" in kv)
             if line.startswith("Result:"):
                 self.meta["result"] = line.split(":", 1)[1].strip()
         for mod in self.first:
