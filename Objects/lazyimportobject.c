@@ -1165,35 +1165,6 @@ _PyLazyImport_Resolve(PyObject *lazy)
     return res;
 }
 
-int
-_PyLazyImport_IsSubmoduleBinding(PyObject *dict, PyObject *key,
-                                 PyObject *value)
-{
-    if (!PyModule_Check(value) || !PyUnicode_Check(key)) {
-        return 0;
-    }
-    PyObject *exc = PyErr_GetRaisedException();
-    PyObject *pkgname = NULL, *modname = NULL;
-    int r = 0;
-    if (PyDict_GetItemRef(dict, &_Py_ID(__name__), &pkgname) > 0
-        && PyUnicode_Check(pkgname)
-        && (modname = PyModule_GetNameObject(value)) != NULL)
-    {
-        Py_ssize_t n = PyUnicode_GET_LENGTH(pkgname);
-        r = (PyUnicode_GET_LENGTH(modname)
-                 == n + 1 + PyUnicode_GET_LENGTH(key)
-             && PyUnicode_Tailmatch(modname, pkgname, 0, n, -1) == 1
-             && PyUnicode_READ_CHAR(modname, n) == '.'
-             && PyUnicode_Tailmatch(modname, key, n + 1, PY_SSIZE_T_MAX,
-                                    1) == 1);
-    }
-    Py_XDECREF(pkgname);
-    Py_XDECREF(modname);
-    PyErr_Clear();
-    PyErr_SetRaisedException(exc);
-    return r;
-}
-
 /* Is 'name' the module 'fullname' or inside it? */
 static int
 is_within(PyObject *name, PyObject *fullname)

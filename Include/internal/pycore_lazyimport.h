@@ -89,13 +89,6 @@ extern PyObject * _PyLazyImport_GetRegisteredSubmodule(PyObject *module,
    set. */
 extern int _PyLazyImport_ImportRegisteredSubmodules(PyObject *module);
 
-/* dict[key] changed while its lazy import was resolved: is the new value
-   the submodule that the import system bound there as a side effect (the
-   package "a" importing its submodule "a.key"), which the statement's own
-   result overrides, as an eager import's store would? */
-extern int _PyLazyImport_IsSubmoduleBinding(PyObject *dict, PyObject *key,
-                                            PyObject *value);
-
 /* The import system is about to bind the submodule 'fullname' as attribute
    'name' of its package 'module': should it leave the attribute alone?
    Yes when the package holds a lazy import of that submodule under that

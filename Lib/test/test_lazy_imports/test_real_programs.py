@@ -111,6 +111,42 @@ class AttributeErrorTests(LazyImportsTestCase):
                 self.assertEqual(result.lines, ["2 native.internal"])
 
 
+class RebindDuringResolutionTests(LazyImportsTestCase):
+
+    def test_module_body_rebinding_its_importers_name(self):
+        # Rule 42: the statement's store runs after the imported module's
+        # body, so the name gets the module, as eagerly.
+        files = {"app.py": "import plugin\n",
+                 "plugin.py": ("import app\n"
+                               "app.plugin = 'rebound by plugin'\n"
+                               "app.other = 'set by plugin'\n")}
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import app
+                    print(type(app.plugin).__name__, app.other)
+                """, lazy=lazy, files=files)
+                self.assertEqual(result.lines, ["module set by plugin"])
+
+    def test_module_body_deleting_its_importers_name(self):
+        # Rule 42: a name deleted while it resolves is bound again, as the
+        # eager statement binds it after the body.
+        files = {"app.py": "import plugin\n",
+                 "plugin.py": ("import app\n"
+                               "if 'plugin' in vars(app):\n"
+                               "    del vars(app)['plugin']\n")}
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import app
+                    try:
+                        print(type(app.plugin).__name__)
+                    except AttributeError as exc:
+                        print("AttributeError")
+                """, lazy=lazy, files=files)
+                self.assertEqual(result.lines[-1:], ["module"])
+
+
 class DeleteTests(LazyImportsTestCase):
 
     def test_no_form_of_delete_imports(self):
