@@ -10,6 +10,14 @@
 #                         or may not reach it
 # make test-lazy-stdlib   LAZY_STDLIB_TESTS under $(PY_LAZY) -L -m test
 #                         -j$(LAZY_STDLIB_JOBS); prints how many passed
+# make test-thirdparty    the own pytest suites of the libraries pinned in
+#                         bench/thirdparty/libraries.toml, each in a venv of
+#                         $(PY_LAZY) under build/thirdparty/, run eagerly and
+#                         with -L: every test id must have the same outcome
+#                         (report: build/reports/thirdparty.md).  Downloads
+#                         once into build/thirdparty/cache; THIRDPARTY=
+#                         "attrs click" runs only those, THIRDPARTY_OPTS adds
+#                         options (--offline, --jobs N, --timeout S)
 #
 # The differential test batches LAZY_DIFFERENTIAL_BATCH (default 25)
 # generated programs into one pair of interpreter runs.
@@ -17,6 +25,8 @@
 DIFFERENTIAL_EXAMPLES ?= 300
 FUZZ_EXAMPLES ?= 5000
 LAZY_STDLIB_JOBS ?= 2
+THIRDPARTY ?=
+THIRDPARTY_OPTS ?=
 
 # Stdlib suites that import a lot, lazily or through importlib, or exercise
 # common libraries whose modules import each other at start-up.
@@ -32,7 +42,7 @@ LAZY_STDLIB_TESTS ?= test_json test_logging test_argparse test_unittest \
 PYTEST_ENV = LAZY_PYTHON="$(CURDIR)/$(PY_LAZY)" \
 	VANILLA_PYTHON="$(CURDIR)/$(PY_VANILLA)"
 
-.PHONY: test-differential fuzz test-lazy-stdlib
+.PHONY: test-differential fuzz test-lazy-stdlib test-thirdparty
 
 test-differential: build vanilla venv
 	$(PYTEST_ENV) LAZY_HYPOTHESIS_EXAMPLES=$(DIFFERENTIAL_EXAMPLES) \
@@ -56,3 +66,8 @@ test-lazy-stdlib: build
 	failed=$$(grep '^Total test files:' $$log | grep -o 'failed=[0-9]*' | cut -d= -f2); \
 	echo "test-lazy-stdlib: $$((total - $${failed:-0})) of $$total test modules passed under -L (log: $$log)"; \
 	exit $$status
+
+test-thirdparty: build
+	@$(PY_LAZY) $(T)/thirdparty.py --python $(PY_LAZY) \
+	    --workdir $(BUILD)/thirdparty --report $(BUILD)/reports/thirdparty.md \
+	    $(THIRDPARTY_OPTS) $(THIRDPARTY)
