@@ -559,7 +559,8 @@ class ThreadTests(LazyImportsTestCase):
         # wait while another thread imports a (the eager one would).
         files = {"slowmod.py": ("import builtins\n"
                                 "builtins.started.set()\n"
-                                "builtins.released = builtins.release.wait(30)\n"
+                                "builtins.released = "
+                                "builtins.release.wait(30)\n"
                                 "x = 1\n")}
         result = self.run_code("""
             import builtins, importlib, threading
