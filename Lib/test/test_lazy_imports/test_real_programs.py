@@ -217,18 +217,26 @@ class ExcludingArgumentTests(LazyImportsTestCase):
         self.assertEqual(result.lines[-1], "['a', 'b', 'a', 'b']")
 
 
+# Prelude of the programs below: a dict holding lazy imports, as module-level
+# code run by exec() leaves them.
+FRESH = """\
+def namespace(source):
+    ns = {}
+    exec(source, ns)
+    del ns["__builtins__"]
+    return ns
+"""
+
+
 class CApiContractTests(LazyImportsTestCase):
 
     def test_failed_resolution_in_cpython_callers(self):
         # Rule 34: the original exception, never SystemError or a crash
         # (functools.partial corrupted the heap).
-        result = self.run_code("""
+        result = self.run_code(FRESH + textwrap.dedent("""
             import functools, marshal, pickle
             def fresh():
-                ns = {}
-                exec("import missing_mod", ns)
-                del ns["__builtins__"]
-                return ns
+                return namespace("import missing_mod")
             def f(**kw):
                 return kw
             p = functools.partial(print)
@@ -243,7 +251,7 @@ class CApiContractTests(LazyImportsTestCase):
                         call()
                     except Exception as exc:
                         print(label, type(exc).__name__, exc.name)
-        """, lazy=True)
+        """), lazy=True)
         self.assertEqual(result.lines, [
             f"{label} ModuleNotFoundError missing_mod"
             for label in ("partial", "kwargs", "marshal", "pickle", "type")
@@ -302,13 +310,10 @@ class LeakTests(LazyImportsTestCase):
 
     def test_items_view_set_operations(self):
         # Rule 35: either operand, every operator.
-        result = self.run_code("""
+        result = self.run_code(FRESH + textwrap.dedent("""
             import importlib
             def fresh():
-                ns = {}
-                exec("import json", ns)
-                del ns["__builtins__"]
-                return ns
+                return namespace("import json")
             ops = {"^": lambda a, b: a ^ b, "-": lambda a, b: a - b,
                    "&": lambda a, b: a & b, "|": lambda a, b: a | b}
             for symbol, op in ops.items():
@@ -319,7 +324,7 @@ class LeakTests(LazyImportsTestCase):
                         {}.items(), g.items())
                     names = sorted(type(v).__name__ for k, v in res)
                     print(symbol, left, names)
-        """, lazy=True)
+        """), lazy=True)
         for line in result.lines:
             self.assertNotIn("lazy_import", line)
         self.assertEqual(len(result.lines), 8)
