@@ -9,7 +9,7 @@ import sys
 import textwrap
 import unittest
 
-from test.support import os_helper
+from test.support import import_helper, os_helper
 
 from .util import MODES, LazyImportsTestCase, write_files
 
@@ -360,6 +360,38 @@ class LeakTests(LazyImportsTestCase):
             print("done")
         """, lazy=True)
         self.assertEqual(result.lines, ["module", "done"])
+
+    def test_dict_watchers(self):
+        # Rule 35: a watcher is never handed a lazy object.  Storing one
+        # takes the value away from C code (a deletion), its resolution
+        # makes it available (an addition), with the eager final state.
+        import_helper.import_module("_testcapi")
+        code = """
+            import _testcapi
+            wid = _testcapi.add_dict_watcher(0)
+            g = {"__builtins__": __builtins__}
+            _testcapi.watch_dict(wid, g)
+            exec("json = 1\\nimport json\\nimport colorsys\\n"
+                 "f = colorsys.rgb_to_hsv\\ndel colorsys\\nj = json", g)
+            events = _testcapi.get_dict_watcher_events()
+            _testcapi.clear_dict_watcher(wid)
+            state = {}
+            for event in events:
+                kind, key, *value = event.split(":", 2)
+                if kind == "del":
+                    state.pop(key, None)
+                else:
+                    state[key] = value[0].split(" ")[0]
+                print(kind, key, "lazy" in event)
+            print(sorted(state.items()))
+        """
+        results = [self.run_code(code, lazy=lazy) for lazy in MODES]
+        eager, lazy = (result.lines for result in results)
+        self.assertEqual(eager[-1], lazy[-1])
+        self.assertEqual(lazy[:-1], [
+            "new json False", "del json False", "del colorsys False",
+            "new colorsys False", "new f False", "del colorsys False",
+            "new json False", "new j False"])
 
 
 class UnittestByNameTests(LazyImportsTestCase):
