@@ -64,6 +64,19 @@ value_name(PyLazyImportObject *lz)
     return Py_NewRef(lz->lz_fullname);
 }
 
+/* lz_submodule of a reference to a submodule (a module import). */
+#define SUBMODULE_DEFINITE 1
+#define SUBMODULE_TENTATIVE 2
+#define SUBMODULE_NONE 3        /* tentative, and there is no such module */
+
+static int
+is_reference(PyObject *op)
+{
+    return (PyLazyImport_CheckExact(op) && LAZY(op)->lz_parent == NULL
+            && LAZY(op)->lz_fromlist == Py_None
+            && LAZY(op)->lz_submodule != 0);
+}
+
 /* "from modname import name": is modname imported already, without the
    attribute name (nor a __getattr__ that could provide it)?  Then an eager
    import would have imported the submodule modname.name, if there is one.
@@ -83,7 +96,14 @@ lacks_name(PyObject *modname, PyObject *name)
     int r = 0;
     if (PyModule_Check(module)) {
         PyObject *dict = PyModule_GetDict(module);
-        r = PyDict_Contains(dict, name);
+        PyObject *value;
+        r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+        if (r > 0) {
+            /* The lazy binding of the submodule made by this statement, or
+               an earlier one, stands for the submodule. */
+            r = !is_reference(value);
+            Py_DECREF(value);
+        }
         if (r == 0) {
             r = PyDict_Contains(dict, &_Py_ID(__getattr__));
         }
@@ -133,191 +153,252 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
 }
 
 
-/* Submodules made reachable by lazy imports.
+/* Submodule bindings (SPEC rule 49).
 
-   An eager "import a.b.c" sets a.b and a.b.c as attributes of their
-   packages, and other code comes to rely on it ("import a" elsewhere, then
-   a.b.c.f()).  A lazy one records the names in a per-interpreter registry
-   instead: when an attribute lookup on a module misses, a registered
-   submodule of that name is imported then.  A package's own attributes are
-   therefore never clobbered, and each submodule is imported only when it
-   is reached.  "from a import b" registers a.b as well, tentatively: it may
-   name an attribute, so a missing module a.b is not an error there. */
+   An eager "import a.b.c" binds b in a and c in a.b as it runs, and other
+   code comes to rely on it ("import a" elsewhere, then a.b.c.f()).  A lazy
+   one makes the same bindings, in the same order, with lazy references:
+   at the statement, each package of the name that is in sys.modules
+   (loaded or loading) and whose child is not gets the child bound to a lazy
+   import of that submodule.  The packages not imported yet get theirs when
+   the import system has loaded them (_PyLazyImport_ModuleLoaded()), as the
+   eager statement would have bound the child after the package's body ran.
+   A from-import binds each name it takes the same way, tentatively: "from
+   a import b" imports a.b only where a has no attribute b, and a tentative
+   reference that finds no module a.b leaves the name unbound.
 
-/* A registry entry is a tuple (origin, definite, owner): the lazy import
-   that registered the name, whether the name is certainly a submodule, and
-   the id of the thread state importing it now, or None. */
-static PyObject *
-registry_entry(PyObject *origin, int definite, PyObject *owner)
-{
-    return PyTuple_Pack(3, origin, definite ? Py_True : Py_False, owner);
-}
+   Once the submodule is loaded, the import system binds it in the package
+   itself, unless the package rebound or deleted the name after the lazy
+   binding (eagerly that came after the binding, so it stays): the full
+   names bound lazily are remembered until then.  A submodule bound so
+   counts as imported for later statements, as it would be eagerly: each
+   is bound once, and what is kept for it (the statement's namespace, for
+   a replaced __import__ and the error notes) is bounded by the number of
+   submodules named. */
 
-/* Is the statement of 'lazy' in the package of the submodule 'fullname'?
-   Returns 1, 0, or -1 with an exception set. */
+/* sys.modules[name] without waiting for a module being imported (a lazy
+   statement never blocks).  Returns 1 with a new reference in *module, or
+   0, or -1 with an exception set. */
 static int
-is_own_registration(PyObject *lazy, PyObject *fullname)
+get_imported(PyObject *name, PyObject **module)
 {
-    PyObject *globals = LAZY(lazy)->lz_globals;
-    PyObject *modname;
-    if (globals == NULL || !PyDict_Check(globals)) {
-        return 0;
+    PyObject *modules = PyImport_GetModuleDict();
+    int r = PyMapping_GetOptionalItem(modules, name, module);
+    if (r > 0 && *module == Py_None) {
+        Py_CLEAR(*module);
+        r = 0;
     }
-    if (PyDict_GetItemRef(globals, &_Py_ID(__name__), &modname) <= 0) {
-        return PyErr_Occurred() ? -1 : 0;
-    }
-    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
-    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, -1);
-    int r = 0;
-    if (dot == -2) {
-        r = -1;
-    }
-    else if (dot > 0 && PyUnicode_Check(modname)
-             && PyUnicode_GET_LENGTH(modname) == dot)
-    {
-        r = PyUnicode_Tailmatch(fullname, modname, 0, dot, -1);
-    }
-    Py_DECREF(modname);
     return r;
 }
 
-/* Add "a.b" to the index of the registry: a in the set of the packages of
-   b.  The index is keyed by the child's name (interned, as attribute names
-   are), so that a missed attribute that no lazy import registered anywhere,
-   the common case, costs one lookup.  Entries are never removed from the
-   index: a stale one only costs a lookup in the registry. */
+/* Has a lazy import bound the submodule 'fullname' in 'package', and the
+   import system not loaded it yet?  (interp->imports.lazy_bound maps the
+   full name to the package it was bound in.)  Returns 1, 0, or -1 with an
+   exception set. */
 static int
-index_submodule(PyInterpreterState *interp, PyObject *fullname)
+is_bound(PyObject *fullname, PyObject *package)
 {
-    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
-    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, -1);
-    if (dot < 0) {
-        return dot == -2 ? -1 : 0;  /* no package: never an attribute */
+    PyObject *bound = _PyInterpreterState_GET()->imports.lazy_bound;
+    PyObject *in;
+    if (bound == NULL || PyDict_GetItemRef(bound, fullname, &in) <= 0) {
+        return PyErr_Occurred() ? -1 : 0;
     }
-    PyObject *index = interp->imports.lazy_submodules_index;
-    if (index == NULL) {
-        index = interp->imports.lazy_submodules_index = PyDict_New();
-        if (index == NULL) {
+    Py_DECREF(in);
+    return in == package;
+}
+
+/* Forget the binding of 'fullname'.  Returns the package it was bound in
+   (a new reference) or NULL, without an exception set. */
+static PyObject *
+forget_bound(PyObject *fullname)
+{
+    PyObject *bound = _PyInterpreterState_GET()->imports.lazy_bound;
+    PyObject *package = NULL;
+    if (bound != NULL && PyDict_Pop(bound, fullname, &package) < 0) {
+        PyErr_Clear();
+    }
+    return package;
+}
+
+/* Bind 'child' in 'package' (a module) to a lazy reference to its
+   submodule 'fullname', as the eager statement would have bound the
+   submodule: not if the submodule is imported already, or bound by an
+   earlier lazy import (an eager import would not bind it again), nor, for
+   a tentative one, if the package has the name or a __getattr__ that may
+   provide it. */
+static int
+bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
+           PyObject *globals, PyObject *builtins, PyObject *code, int addr)
+{
+    PyObject *sub;
+    int r = get_imported(fullname, &sub);
+    if (r > 0) {
+        /* Still being imported (by another thread, say, which found the
+           package in sys.modules while it was loading): the import
+           system binds it only once it is loaded, and eagerly the
+           statement would have waited for that. */
+        PyObject *spec;
+        r = PyObject_GetOptionalAttr(sub, &_Py_ID(__spec__), &spec);
+        if (r > 0) {
+            r = _PyModuleSpec_IsInitializing(spec);
+            r = (r < 0) ? -1 : !r;
+            Py_DECREF(spec);
+        }
+        else if (r == 0) {
+            r = 1;
+        }
+        if (r == 0) {
+            Py_CLEAR(sub);
+        }
+    }
+    if (r == 0) {
+        r = is_bound(fullname, package);
+    }
+    if (r != 0) {
+        Py_XDECREF(sub);
+        return r < 0 ? -1 : 0;
+    }
+    if (!PyModule_Check(package)) {
+        return 0;
+    }
+    PyObject *dict = PyModule_GetDict(package);
+    if (kind == SUBMODULE_TENTATIVE) {
+        r = PyDict_Contains(dict, child);
+        if (r == 0) {
+            r = PyDict_Contains(dict, &_Py_ID(__getattr__));
+        }
+        if (r != 0) {
+            return r < 0 ? -1 : 0;
+        }
+    }
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    if (interp->imports.lazy_bound == NULL) {
+        interp->imports.lazy_bound = PyDict_New();
+        if (interp->imports.lazy_bound == NULL) {
             return -1;
         }
     }
-    PyObject *child = PyUnicode_Substring(fullname, dot + 1, len);
-    if (child == NULL) {
+    PyObject *ref = _PyLazyImport_New(fullname, fullname, Py_None,
+                                      _PyLong_GetZero(), globals, NULL,
+                                      builtins, code, addr);
+    if (ref == NULL) {
         return -1;
     }
-    PyUnicode_InternInPlace(&child);
-    PyObject *parents;
-    int r = PyDict_GetItemRef(index, child, &parents);
+    LAZY(ref)->lz_submodule = kind;
+    r = PyDict_SetItem(interp->imports.lazy_bound, fullname, package);
     if (r == 0) {
-        parents = PySet_New(NULL);
-        r = (parents == NULL
-             || PyDict_SetItem(index, child, parents) < 0) ? -1 : 1;
+        r = _PyDict_SetLazyItem(dict, child, ref);
     }
-    Py_DECREF(child);
-    if (r > 0) {
-        PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
-        r = parent ? PySet_Add(parents, parent) : -1;
-        Py_XDECREF(parent);
-    }
-    Py_XDECREF(parents);
+    Py_DECREF(ref);
     return r;
 }
 
+/* Remember to bind 'child' in the package 'parent' when it is loaded:
+   interp->imports.lazy_pending[parent][child] = (kind, globals, builtins,
+   code, addr).  A definite binding wins over a tentative one. */
 static int
-register_submodule(PyObject *registry, PyObject *fullname, PyObject *lazy,
-                   int definite)
+add_pending(PyObject *parent, PyObject *child, int kind,
+            PyLazyImportObject *lz)
 {
-    if (index_submodule(_PyInterpreterState_GET(), fullname) < 0) {
-        return -1;
-    }
-    PyObject *entry = registry_entry(lazy, definite, Py_None);
-    if (entry == NULL) {
-        return -1;
-    }
-    PyObject *old;
-    int r = PyDict_SetDefaultRef(registry, fullname, entry, &old);
-    if (r > 0 && PyTuple_GET_ITEM(old, 2) == Py_None) {
-        /* Already registered.  "import a.b" makes certain what "from a
-           import b" guessed; and a statement of the package a itself
-           becomes the origin: eagerly, it is the one that would have
-           imported a.b (see _PyLazyImport_KeepsAttribute()). */
-        int old_definite = (PyTuple_GET_ITEM(old, 1) == Py_True);
-        int own = is_own_registration(lazy, fullname);
-        if (own < 0) {
-            r = -1;
-        }
-        else if ((definite && !old_definite) || own) {
-            Py_SETREF(entry, registry_entry(own ? lazy
-                                                : PyTuple_GET_ITEM(old, 0),
-                                            definite || old_definite,
-                                            Py_None));
-            r = entry ? PyDict_SetItem(registry, fullname, entry) : -1;
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    if (interp->imports.lazy_pending == NULL) {
+        interp->imports.lazy_pending = PyDict_New();
+        if (interp->imports.lazy_pending == NULL) {
+            return -1;
         }
     }
-    Py_XDECREF(entry);
-    Py_XDECREF(old);
+    PyObject *children, *old;
+    PyObject *empty = PyDict_New();
+    if (empty == NULL) {
+        return -1;
+    }
+    int r = PyDict_SetDefaultRef(interp->imports.lazy_pending, parent, empty,
+                                 &children);
+    Py_DECREF(empty);
+    if (r < 0) {
+        return -1;
+    }
+    r = PyDict_GetItemRef(children, child, &old);
+    if (r > 0) {
+        r = (kind == SUBMODULE_DEFINITE
+             && PyLong_AsLong(PyTuple_GET_ITEM(old, 0)) != kind) ? 0 : 1;
+        Py_DECREF(old);
+    }
+    if (r == 0) {
+        PyObject *entry = Py_BuildValue(
+            "(iOOOi)", kind, lz->lz_globals ? lz->lz_globals : Py_None,
+            lz->lz_builtins ? lz->lz_builtins : Py_None,
+            lz->lz_code ? lz->lz_code : Py_None, lz->lz_addr);
+        r = entry ? PyDict_SetItem(children, child, entry) : -1;
+        Py_XDECREF(entry);
+    }
+    Py_DECREF(children);
     return r < 0 ? -1 : 0;
 }
 
-/* Register every submodule name of "a.b.c" that has a parent: a.b and
-   a.b.c. */
+/* The statement of 'lz' binds 'child' in the package 'parent': now if the
+   package is imported, when it is loaded otherwise. */
 static int
-register_dotted(PyObject *registry, PyObject *fullname, PyObject *lazy,
-                int definite)
+bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
+          PyLazyImportObject *lz)
+{
+    PyObject *package;
+    int r = get_imported(parent, &package);
+    if (r <= 0) {
+        return r < 0 ? -1 : add_pending(parent, child, kind, lz);
+    }
+    r = bind_child(package, fullname, child, kind, lz->lz_globals,
+                   lz->lz_builtins, lz->lz_code, lz->lz_addr);
+    Py_DECREF(package);
+    return r;
+}
+
+/* Call bind_pair() for each package of the dotted name 'fullname'. */
+static int
+bind_dotted(PyObject *fullname, PyLazyImportObject *lz)
 {
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
-    Py_ssize_t pos = 0;
-    for (;;) {
-        Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', pos, len, 1);
-        if (dot == -2) {
-            return -1;
-        }
-        if (dot < 0) {
-            break;
-        }
-        pos = dot + 1;
-        Py_ssize_t end = PyUnicode_FindChar(fullname, '.', pos, len, 1);
+    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, 1);
+    while (dot >= 0) {
+        Py_ssize_t end = PyUnicode_FindChar(fullname, '.', dot + 1, len, 1);
         if (end == -2) {
             return -1;
         }
-        PyObject *name = PyUnicode_Substring(fullname, 0,
-                                             end >= 0 ? end : len);
-        if (name == NULL) {
-            return -1;
+        if (end < 0) {
+            end = len;
         }
-        /* Only the last name of a from-import is tentative. */
-        int r = register_submodule(registry, name, lazy,
-                                   definite || end >= 0);
-        Py_DECREF(name);
+        PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
+        PyObject *child = PyUnicode_Substring(fullname, dot + 1, end);
+        PyObject *name = PyUnicode_Substring(fullname, 0, end);
+        int r = (parent && child && name)
+            ? bind_pair(parent, child, name, SUBMODULE_DEFINITE, lz) : -1;
+        Py_XDECREF(parent);
+        Py_XDECREF(child);
+        Py_XDECREF(name);
         if (r < 0) {
             return -1;
         }
+        dot = (end < len) ? end : -1;
     }
-    return 0;
+    return dot == -2 ? -1 : 0;
 }
 
 int
-_PyLazyImport_RegisterSubmodules(PyObject *lazy)
+_PyLazyImport_BindSubmodules(PyObject *lazy)
 {
     PyLazyImportObject *lz = LAZY(lazy);
-    PyInterpreterState *interp = _PyInterpreterState_GET();
-    PyObject *registry = interp->imports.lazy_submodules;
-    if (registry == NULL) {
-        registry = interp->imports.lazy_submodules = PyDict_New();
-        if (registry == NULL) {
-            return -1;
-        }
-    }
-    if (lz->lz_fromlist == Py_None || !PyTuple_Check(lz->lz_fromlist)) {
-        return register_dotted(registry, lz->lz_fullname, lazy, 1);
-    }
-    /* "from a.b import c, d": a.b for sure, maybe a.b.c and a.b.d. */
-    if (register_dotted(registry, lz->lz_fullname, lazy, 1) < 0) {
+    if (bind_dotted(lz->lz_fullname, lz) < 0) {
         return -1;
     }
+    if (lz->lz_fromlist == Py_None || !PyTuple_Check(lz->lz_fromlist)) {
+        return 0;
+    }
+    /* "from a.b import c, d": a.b.c and a.b.d, if they are modules. */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lz->lz_fromlist); i++) {
         PyObject *item = PyTuple_GET_ITEM(lz->lz_fromlist, i);
-        if (!PyUnicode_Check(item)) {
+        if (!PyUnicode_Check(item)
+            || PyUnicode_CompareWithASCIIString(item, "*") == 0)
+        {
             continue;
         }
         PyObject *name = PyUnicode_GET_LENGTH(lz->lz_fullname)
@@ -326,7 +407,11 @@ _PyLazyImport_RegisterSubmodules(PyObject *lazy)
         if (name == NULL) {
             return -1;
         }
-        int r = register_submodule(registry, name, lazy, 0);
+        int r = 0;
+        if (PyUnicode_GET_LENGTH(lz->lz_fullname)) {
+            r = bind_pair(lz->lz_fullname, item, name, SUBMODULE_TENTATIVE,
+                          lz);
+        }
         Py_DECREF(name);
         if (r < 0) {
             return -1;
@@ -336,53 +421,44 @@ _PyLazyImport_RegisterSubmodules(PyObject *lazy)
 }
 
 int
-_PyLazyImport_BindPackageChild(PyObject *ns, PyObject *lazy)
+_PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
 {
-    PyLazyImportObject *lz = LAZY(lazy);
-    PyObject *modname;
-    int r = _PyDict_GetItemRefNoResolve(ns, &_Py_ID(__name__), &modname);
-    if (r <= 0) {
-        return r;
+    PyObject *pending = _PyInterpreterState_GET()->imports.lazy_pending;
+    if (pending == NULL || PyDict_GET_SIZE(pending) == 0) {
+        return 0;
     }
-    r = 0;
-    Py_ssize_t n = PyUnicode_Check(modname) ? PyUnicode_GET_LENGTH(modname)
-                                            : 0;
-    Py_ssize_t len = PyUnicode_GET_LENGTH(lz->lz_fullname);
-    if (n == 0 || len <= n + 1
-        || PyUnicode_Tailmatch(lz->lz_fullname, modname, 0, n, -1) != 1
-        || PyUnicode_READ_CHAR(lz->lz_fullname, n) != '.')
-    {
-        goto done;
+    PyObject *children;
+    if (PyDict_Pop(pending, name, &children) <= 0) {
+        return PyErr_Occurred() ? -1 : 0;
     }
-    Py_ssize_t end = PyUnicode_FindChar(lz->lz_fullname, '.', n + 1, len, 1);
-    if (end == -2) {
-        r = -1;
-        goto done;
+    Py_ssize_t pos = 0;
+    PyObject *child, *entry;
+    int r = 0;
+    while (r == 0 && PyDict_Next(children, &pos, &child, &entry)) {
+        PyObject *fullname = PyUnicode_FromFormat("%U.%U", name, child);
+        if (fullname == NULL) {
+            r = -1;
+            break;
+        }
+        /* Bound even when the package is loaded as the parent of this
+           very submodule: another thread reading package.child before the
+           import system binds it then waits for that import (through the
+           reference) instead of finding the attribute missing. */
+        PyObject *item[3];
+        for (int i = 0; i < 3; i++) {
+            item[i] = PyTuple_GET_ITEM(entry, i + 1);
+            if (item[i] == Py_None) {
+                item[i] = NULL;
+            }
+        }
+        r = bind_child(module, fullname, child,
+                       PyLong_AsInt(PyTuple_GET_ITEM(entry, 0)),
+                       item[0], item[1], item[2],
+                       PyLong_AsInt(PyTuple_GET_ITEM(entry, 4)));
+        Py_DECREF(fullname);
     }
-    PyObject *child = PyUnicode_Substring(lz->lz_fullname, n + 1,
-                                          end >= 0 ? end : len);
-    if (child == NULL) {
-        r = -1;
-        goto done;
-    }
-    r = PyDict_Contains(ns, child);
-    if (r == 0) {
-        /* What "from . import child" run here would bind. */
-        PyObject *fromlist = PyTuple_Pack(1, child);
-        PyObject *root = fromlist == NULL ? NULL : _PyLazyImport_New(
-            modname, modname, fromlist, _PyLong_GetZero(), lz->lz_globals,
-            lz->lz_locals, lz->lz_builtins, lz->lz_code, lz->lz_addr);
-        Py_XDECREF(fromlist);
-        PyObject *value = root == NULL ? NULL
-                                       : _PyLazyImport_NewFrom(root, child);
-        Py_XDECREF(root);
-        r = (value == NULL) ? -1 : _PyDict_SetLazyItem(ns, child, value);
-        Py_XDECREF(value);
-    }
-    Py_DECREF(child);
-done:
-    Py_DECREF(modname);
-    return r < 0 ? -1 : 0;
+    Py_DECREF(children);
+    return r;
 }
 
 /* Attach where the import was deferred (forward declaration). */
@@ -509,33 +585,6 @@ _PyLazyImport_WarningContext(PyThreadState *tstate,
     return 0;
 }
 
-/* The owner of a registry entry: the thread importing the submodule, by
-   its thread state's unique id (thread idents are reused, after fork()
-   too). */
-static PyObject *
-thread_owner_id(PyThreadState *tstate)
-{
-    return PyLong_FromUnsignedLongLong(tstate->id);
-}
-
-/* Replace registry[fullname] by 'entry' if it still is 'expected'. */
-static int
-registry_replace(PyObject *registry, PyObject *fullname, PyObject *expected,
-                 PyObject *entry)
-{
-    PyObject *current;
-    int r = PyDict_GetItemRef(registry, fullname, &current);
-    if (r <= 0) {
-        return r;
-    }
-    if (current == expected) {
-        r = entry ? PyDict_SetItem(registry, fullname, entry)
-                  : PyDict_DelItem(registry, fullname);
-    }
-    Py_DECREF(current);
-    return r;
-}
-
 /* Is the exception being raised "No module named <fullname>"? */
 static int
 is_missing_module(PyThreadState *tstate, PyObject *fullname)
@@ -551,187 +600,6 @@ is_missing_module(PyThreadState *tstate, PyObject *fullname)
     PyErr_Clear();
     _PyErr_SetRaisedException(tstate, exc);
     return r;
-}
-
-/* Is the innermost import this thread resolves the statement of 'origin':
-   'origin' itself, or a name of its "from ... import"?  (Not one that an
-   import started by that statement resolves in turn.) */
-static int
-is_resolving(PyThreadState *tstate, PyObject *origin)
-{
-    PyObject *stack = _PyImport_GetLazyStack(tstate);
-    if (stack == NULL) {
-        return -1;
-    }
-    int found = 0;
-    Py_ssize_t n = PyList_GET_SIZE(stack);
-    if (n > 0) {
-        PyObject *item = PyList_GET_ITEM(stack, n - 1);
-        found = (item == origin
-                 || (LAZY(origin)->lz_fromlist != Py_None
-                     && LAZY(item)->lz_parent == origin));
-    }
-    _PyImport_ReleaseLazyStack(tstate, stack);
-    return found;
-}
-
-PyObject *
-_PyLazyImport_GetRegisteredSubmodule(PyObject *module, PyObject *name,
-                                     int definite)
-{
-    PyThreadState *tstate = _PyThreadState_GET();
-    PyObject *registry = tstate->interp->imports.lazy_submodules;
-    PyObject *index = tstate->interp->imports.lazy_submodules_index;
-    if (registry == NULL || PyDict_GET_SIZE(registry) == 0 || index == NULL
-        || !PyUnicode_Check(name))
-    {
-        return NULL;
-    }
-    /* Most misses are names never registered (say the import system's
-       probes of __path__ or __spec__): tell them by one lookup. */
-    PyObject *parents;
-    int found = PyDict_GetItemRef(index, name, &parents);
-    if (found <= 0) {
-        return NULL;
-    }
-    PyObject *modname = PyModule_GetNameObject(module);
-    if (modname == NULL) {
-        Py_DECREF(parents);
-        PyErr_Clear();
-        return NULL;
-    }
-    found = PySet_Contains(parents, modname);
-    Py_DECREF(parents);
-    if (found <= 0) {
-        Py_DECREF(modname);
-        return NULL;
-    }
-    PyObject *fullname = PyUnicode_FromFormat("%U.%U", modname, name);
-    Py_DECREF(modname);
-    if (fullname == NULL) {
-        return NULL;
-    }
-    PyObject *entry, *mine = NULL, *res = NULL;
-    if (PyDict_GetItemRef(registry, fullname, &entry) <= 0) {
-        goto done;
-    }
-    PyObject *origin = PyTuple_GET_ITEM(entry, 0);
-    PyObject *owner = PyTuple_GET_ITEM(entry, 2);
-    if ((PyTuple_GET_ITEM(entry, 1) == Py_True) != definite) {
-        goto done;
-    }
-    int busy = is_resolving(tstate, origin);
-    if (busy != 0) {
-        /* The import statement that registered the name is running in
-           this thread: it imports the submodule itself, when an eager
-           import would. */
-        if (busy < 0) {
-            PyErr_Clear();
-        }
-        goto done;
-    }
-    PyObject *ident = thread_owner_id(tstate);
-    if (ident == NULL) {
-        goto done;
-    }
-    if (owner != Py_None) {
-        int same = PyObject_RichCompareBool(owner, ident, Py_EQ);
-        if (same != 0) {
-            /* This thread is importing the submodule: until that is done
-               the attribute is missing, as during an eager import. */
-            Py_DECREF(ident);
-            goto done;
-        }
-        /* Another thread is importing it: import it too, which waits for
-           that import to finish (the module lock) and gives its result. */
-    }
-    else {
-        mine = registry_entry(origin, definite, ident);
-        if (mine == NULL || registry_replace(registry, fullname, entry,
-                                             mine) < 0)
-        {
-            Py_DECREF(ident);
-            goto done;
-        }
-    }
-    Py_DECREF(ident);
-
-    PyLazyImportObject *lz = LAZY(origin);
-    PyObject *builtins = lz->lz_builtins;
-    if (builtins == NULL) {
-        builtins = tstate->interp->builtins;
-    }
-    /* Another attempt if the module waited for is no longer in sys.modules:
-       another thread's import of it failed meanwhile. */
-    Py_ssize_t skipped = enter_resolution(tstate);
-    Py_ssize_t pushed = push_origin(tstate, origin);
-    for (int attempt = 0; attempt < 3 && res == NULL && pushed >= 0;
-         attempt++)
-    {
-        res = _PyEval_ImportName(tstate, builtins, lz->lz_globals, Py_None,
-                                 fullname, Py_None, _PyLong_GetZero());
-        if (res == NULL) {
-            break;
-        }
-        Py_SETREF(res, PyImport_GetModule(fullname));  /* waits for it */
-        if (res == NULL) {
-            if (_PyErr_Occurred(tstate)) {
-                break;
-            }
-            continue;
-        }
-        PyObject *now;
-        if (PyMapping_GetOptionalItem(PyImport_GetModuleDict(), fullname,
-                                      &now) < 0)
-        {
-            Py_CLEAR(res);
-            break;
-        }
-        if (now != res) {
-            Py_CLEAR(res);
-        }
-        Py_XDECREF(now);
-    }
-    pop_origin(tstate, pushed);
-    leave_resolution(tstate, skipped);
-    if (res == NULL && !_PyErr_Occurred(tstate)) {
-        PyErr_Format(PyExc_ModuleNotFoundError, "No module named %R",
-                     fullname);
-    }
-    int forget = (res != NULL);
-    if (res == NULL && !definite && is_missing_module(tstate, fullname)) {
-        /* "from a import b" named an attribute, not a submodule. */
-        PyErr_Clear();
-        forget = 1;
-    }
-    else if (res == NULL) {
-        /* Keep the entry: like a lazy name that failed to resolve, the
-           next use retries. */
-        add_deferred_context(tstate, lz);
-    }
-    if (mine != NULL || forget) {
-        PyObject *exc = _PyErr_GetRaisedException(tstate);
-        PyObject *back = NULL;
-        if (forget
-            || (back = registry_entry(origin, definite, Py_None)) != NULL)
-        {
-            if (registry_replace(registry, fullname, mine ? mine : entry,
-                                 back) < 0)
-            {
-                PyErr_Clear();
-            }
-        }
-        else {
-            PyErr_Clear();
-        }
-        Py_XDECREF(back);
-        _PyErr_SetRaisedException(tstate, exc);
-    }
-done:
-    Py_XDECREF(mine);
-    Py_XDECREF(entry);
-    Py_DECREF(fullname);
-    return res;
 }
 
 static PyObject *
@@ -768,125 +636,6 @@ has_import_hook(PyLazyImportObject *lz)
     return r;
 }
 
-int
-_PyLazyImport_ImportRegisteredSubmodules(PyObject *module)
-{
-    PyInterpreterState *interp = _PyInterpreterState_GET();
-    PyObject *registry = interp->imports.lazy_submodules;
-    if (registry == NULL || PyDict_GET_SIZE(registry) == 0
-        || !PyModule_Check(module))
-    {
-        return 0;
-    }
-    PyObject *modname = PyModule_GetNameObject(module);
-    if (modname == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    PyObject *prefix = PyUnicode_FromFormat("%U.", modname);
-    Py_DECREF(modname);
-    if (prefix == NULL) {
-        return -1;
-    }
-    /* Importing changes the registry: walk a copy of its names. */
-    PyObject *names = PyDict_Keys(registry);
-    if (names == NULL) {
-        Py_DECREF(prefix);
-        return -1;
-    }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(prefix);
-    int r = 0, count = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names) && r == 0; i++) {
-        PyObject *fullname = PyList_GET_ITEM(names, i);
-        Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
-        if (len <= n
-            || PyUnicode_Tailmatch(fullname, prefix, 0, n, -1) != 1)
-        {
-            continue;
-        }
-        /* module.x.y: import it through module.x. */
-        Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', n, len, 1);
-        if (dot == -2) {
-            r = -1;
-            break;
-        }
-        if (dot >= 0) {
-            PyObject *sub = PyImport_GetModule(fullname);
-            if (sub != NULL) {
-                Py_DECREF(sub);
-                continue;
-            }
-            if (PyErr_Occurred()) {
-                r = -1;
-                break;
-            }
-            PyObject *entry;
-            if (PyDict_GetItemRef(registry, fullname, &entry) < 0) {
-                r = -1;
-                break;
-            }
-            int wanted = (entry != NULL
-                          && PyTuple_GET_ITEM(entry, 1) == Py_True
-                          && PyTuple_GET_ITEM(entry, 2) == Py_None);
-            Py_XDECREF(entry);
-            if (wanted) {
-                sub = PyImport_ImportModuleLevelObject(fullname, NULL, NULL,
-                                                       NULL, 0);
-                if (sub == NULL) {
-                    r = -1;
-                    break;
-                }
-                Py_DECREF(sub);
-                count++;
-            }
-            continue;
-        }
-        PyObject *child = PyUnicode_Substring(fullname, n, len);
-        if (child == NULL) {
-            r = -1;
-            break;
-        }
-        PyObject *sub = _PyLazyImport_GetRegisteredSubmodule(module, child,
-                                                             1);
-        Py_DECREF(child);
-        if (sub == NULL && PyErr_Occurred()) {
-            r = -1;
-        }
-        count += (sub != NULL);
-        Py_XDECREF(sub);
-    }
-    Py_DECREF(names);
-    Py_DECREF(prefix);
-    return r < 0 ? -1 : count;
-}
-
-/* Drop the registry entries that the from-import 'origin' made for its
-   module and for the name 'lz' (see _PyLazyImport_RegisterSubmodules). */
-static void
-forget_registered(PyLazyImportObject *origin, PyLazyImportObject *lz)
-{
-    PyInterpreterState *interp = _PyInterpreterState_GET();
-    PyObject *registry = interp->imports.lazy_submodules;
-    if (registry == NULL || PyDict_GET_SIZE(registry) == 0) {
-        return;
-    }
-    PyObject *exc = PyErr_GetRaisedException();
-    PyObject *names[2] = {origin->lz_fullname, lz->lz_fullname};
-    for (int i = 0; i < 2; i++) {
-        PyObject *entry;
-        if (PyDict_GetItemRef(registry, names[i], &entry) > 0) {
-            if (PyTuple_GET_ITEM(entry, 0) == (PyObject *)origin
-                && PyDict_DelItem(registry, names[i]) < 0)
-            {
-                PyErr_Clear();
-            }
-            Py_DECREF(entry);
-        }
-        PyErr_Clear();
-    }
-    PyErr_SetRaisedException(exc);
-}
-
 /* Import the submodule lz_fullname as the import system does for a
    fromlist (not through __import__).  Returns a new reference, NULL with
    an exception set, or NULL without one if there is no such module. */
@@ -910,6 +659,61 @@ import_submodule(PyLazyImportObject *lz)
     return mod;
 }
 
+/* A reference to the submodule lz_fullname (see bind_child()): import it
+   as "import a.b" would and give the module.  A tentative one that finds
+   no such module gives NULL without an exception, now and on every later
+   read: the name is unbound. */
+static PyObject *
+resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
+{
+    if (lz->lz_submodule == SUBMODULE_NONE) {
+        return NULL;
+    }
+    /* A dotted import makes its own __import__() call; the submodule of a
+       from-import is imported by the import system (as _handle_fromlist()
+       does), which a replaced __import__ does not see.  Another attempt if
+       the module is not in sys.modules after the import: the import waited
+       for another thread's, which failed meanwhile. */
+    PyObject *mod = NULL;
+    for (int attempt = 0; attempt < 3 && mod == NULL; attempt++) {
+        PyObject *top = lz->lz_submodule == SUBMODULE_DEFINITE
+            ? import_module(lz, lz->lz_fullname, Py_None)
+            : PyImport_ImportModuleLevelObject(lz->lz_fullname,
+                                               lz->lz_globals, NULL, NULL,
+                                               0);
+        if (top == NULL) {
+            if (lz->lz_submodule == SUBMODULE_TENTATIVE
+                && is_missing_module(tstate, lz->lz_fullname))
+            {
+                _PyErr_Clear(tstate);
+                lz->lz_submodule = SUBMODULE_NONE;
+                Py_XDECREF(forget_bound(lz->lz_fullname));
+            }
+            return NULL;
+        }
+        Py_DECREF(top);
+        /* Waits for another thread's import of it to finish. */
+        mod = PyImport_GetModule(lz->lz_fullname);
+        PyObject *now = NULL;
+        if (mod != NULL && get_imported(lz->lz_fullname, &now) < 0) {
+            Py_CLEAR(mod);
+        }
+        if (mod != NULL && now != mod) {
+            Py_CLEAR(mod);  /* that import failed meanwhile */
+        }
+        Py_XDECREF(now);
+        if (_PyErr_Occurred(tstate)) {
+            return NULL;
+        }
+    }
+    if (mod == NULL) {
+        PyErr_Format(PyExc_ImportError,
+                     "import of %R left no module in sys.modules",
+                     lz->lz_fullname);
+    }
+    return mod;
+}
+
 static PyObject *
 resolve(PyLazyImportObject *lz)
 {
@@ -918,9 +722,13 @@ resolve(PyLazyImportObject *lz)
         if (lz->lz_fromlist != Py_None) {
             return import_module(lz, lz->lz_name, lz->lz_fromlist);
         }
+        if (lz->lz_submodule) {
+            return resolve_reference(tstate, lz);
+        }
         /* "import a.b.c" binds "a": import just "a".  a.b and a.b.c are
-           registered submodules, imported when they are first reached.
-           A replaced __import__ sees the statement's own call instead. */
+           bound to lazy references in their packages (rule 49), imported
+           when they are first reached.  A replaced __import__ sees the
+           statement's own call instead. */
         int hooked = has_import_hook(lz);
         if (hooked != 0) {
             return hooked < 0 ? NULL : import_module(lz, lz->lz_name,
@@ -932,6 +740,13 @@ resolve(PyLazyImportObject *lz)
         }
         PyObject *res = import_module(lz, top, Py_None);
         Py_DECREF(top);
+        /* As an eager import run now: a submodule no longer in sys.modules
+           (del sys.modules["a.b"] since the statement) is bound again, to a
+           reference that imports it afresh, so that resolution never hands
+           out a stale module. */
+        if (res != NULL && bind_dotted(lz->lz_fullname, lz) < 0) {
+            Py_CLEAR(res);
+        }
         return res;
     }
     PyLazyImportObject *parent = LAZY(lz->lz_parent);
@@ -945,9 +760,6 @@ resolve(PyLazyImportObject *lz)
         }
         from = import_module(parent, parent->lz_name, fromlist);
         Py_DECREF(fromlist);
-        /* The import system has now imported, or failed to import, what
-           the statement registered for this name. */
-        forget_registered(parent, lz);
     }
     else if (parent->lz_parent == NULL) {
         /* "import a.b.c as d" binds the module a.b.c: import all of it, as
@@ -974,6 +786,24 @@ resolve(PyLazyImportObject *lz)
         }
     }
     return res;
+}
+
+/* Does the exception have this note already?  A submodule reference and
+   the from-import that reaches it name the same statement. */
+static int
+has_note(PyObject *exc, PyObject *note)
+{
+    PyObject *notes;
+    if (PyObject_GetOptionalAttr(exc, &_Py_ID(__notes__), &notes) <= 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = PyList_Check(notes) ? PySequence_Contains(notes, note) : 0;
+    Py_DECREF(notes);
+    if (r < 0) {
+        PyErr_Clear();
+    }
+    return r > 0;
 }
 
 /* Attach where the import was deferred to the exception being raised: a
@@ -1012,6 +842,12 @@ add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
             lz->lz_fullname, modname ? modname : Py_None);
     }
     Py_XDECREF(modname);
+    if (note != NULL && PyExceptionInstance_Check(exc) && has_note(exc, note)) {
+        /* Reported already, by the statement's other lazy import. */
+        Py_DECREF(note);
+        _PyErr_SetRaisedException(tstate, exc);
+        return;
+    }
     if (note != NULL && PyExceptionInstance_Check(exc)
         && _PyException_AddNote(exc, note) < 0)
     {
@@ -1126,8 +962,13 @@ _PyLazyImport_Resolve(PyObject *lazy)
     int found = PySequence_Contains(stack, lazy);
     if (found != 0) {
         Py_DECREF(stack);
-        if (found > 0 && is_observed(tstate, lazy)) {
-            return NULL;  /* unbound: no exception set */
+        /* Unbound (no exception set) for an observer, and for the lazy
+           binding of a submodule in its package, which the eager import
+           makes only once the submodule is loaded: code that the import
+           runs sees the attribute missing, as eagerly ("from . import x"
+           falls back to sys.modules). */
+        if (found > 0 && (is_reference(lazy) || is_observed(tstate, lazy))) {
+            return NULL;
         }
         return found < 0 ? NULL : cycle_error(stack, lz);
     }
@@ -1165,65 +1006,29 @@ _PyLazyImport_Resolve(PyObject *lazy)
     return res;
 }
 
-/* Is 'name' the module 'fullname' or inside it? */
-static int
-is_within(PyObject *name, PyObject *fullname)
-{
-    Py_ssize_t n = PyUnicode_GET_LENGTH(fullname);
-    if (PyUnicode_Tailmatch(name, fullname, 0, n, -1) != 1) {
-        return 0;
-    }
-    return (PyUnicode_GET_LENGTH(name) == n
-            || PyUnicode_READ_CHAR(name, n) == '.');
-}
-
 int
 _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                              PyObject *fullname)
 {
-    if (!PyModule_Check(module)) {
+    PyObject *bound = _PyInterpreterState_GET()->imports.lazy_bound;
+    if (bound == NULL || PyDict_GET_SIZE(bound) == 0) {
         return 0;
     }
-    PyObject *dict = PyModule_GetDict(module);
+    PyObject *package = forget_bound(fullname);
+    Py_XDECREF(package);
+    if (package != module || !PyModule_Check(module)) {
+        return 0;
+    }
+    /* A lazy import bound the name: keep what the package did with it
+       since (a value of its own, a lazy import of its own, or no value),
+       but replace the lazy binding itself. */
     PyObject *value;
-    int r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+    int r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(module), name,
+                                        &value);
     if (r <= 0) {
-        return r;
+        return r < 0 ? -1 : 1;
     }
-    if (PyLazyImport_CheckExact(value)) {
-        /* "from .name import x" not resolved yet: its result, not the
-           submodule, is what the package binds. */
-        r = is_within(LAZY(value)->lz_fullname, fullname);
-    }
-    else if (!PyModule_Check(value)) {
-        /* A value the package set itself ("__version__ = ...") after a
-           lazy import of the submodule ("from . import __version__ as v",
-           "import pkg.sub.x"), which an eager import would have run first:
-           did the package register the submodule, or does it hold such a
-           lazy import, pending or being resolved? */
-        PyObject *registry = _PyInterpreterState_GET()->imports.lazy_submodules;
-        PyObject *entry = NULL;
-        r = 0;
-        if (registry != NULL
-            && PyDict_GetItemRef(registry, fullname, &entry) < 0)
-        {
-            Py_DECREF(value);
-            return -1;
-        }
-        if (entry != NULL) {
-            r = (LAZY(PyTuple_GET_ITEM(entry, 0))->lz_globals == dict);
-            Py_DECREF(entry);
-        }
-        Py_ssize_t pos = 0;
-        PyObject *k, *v;
-        while (!r && _PyDict_Next(dict, &pos, &k, &v, NULL)) {
-            r = (PyLazyImport_CheckExact(v)
-                 && is_within(LAZY(v)->lz_fullname, fullname));
-        }
-    }
-    else {
-        r = 0;
-    }
+    r = !is_reference(value);
     Py_DECREF(value);
     return r;
 }
@@ -1284,19 +1089,35 @@ _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
     if (r <= 0) {
         return r;
     }
-    int lazy = PyLazyImport_CheckExact(value);
-    Py_DECREF(value);
-    if (!lazy) {
+    if (!PyLazyImport_CheckExact(value)) {
+        Py_DECREF(value);
         return 0;
     }
     PyObject *descr = _PyType_Lookup(Py_TYPE(module), name);
     if (descr != NULL && Py_TYPE(descr)->tp_descr_set != NULL) {
+        Py_DECREF(value);
         return 0;  /* a data descriptor wins, as in a generic lookup */
     }
     if (_PyLazyImport_IsBeingResolved(dict, name)) {
+        Py_DECREF(value);
         return 2;
     }
     r = PyDict_GetItemRef(dict, name, result);
+    if (r == 0 && is_reference(value)
+        && LAZY(value)->lz_submodule == SUBMODULE_NONE)
+    {
+        /* A tentative reference found no such submodule: the name was
+           never bound.  (One that failed to import stays, so that the next
+           use retries, as any lazy import that failed.) */
+        PyObject *current;
+        r = _PyDict_GetItemRefNoResolve(dict, name, &current);
+        if (r > 0) {
+            r = (current == value) ? PyDict_Pop(dict, name, NULL) : 0;
+            Py_DECREF(current);
+        }
+        r = r < 0 ? -1 : 0;
+    }
+    Py_DECREF(value);
     return r < 0 ? -1 : r;
 }
 

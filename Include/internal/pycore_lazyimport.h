@@ -35,7 +35,9 @@ typedef struct {
     int lz_addr;                /* byte offset in lz_code */
     int lz_submodule;           /* name import: the module lacked the name
                                    when the statement ran, so an eager
-                                   import would have taken the submodule */
+                                   import would have taken the submodule;
+                                   module import: nonzero for a reference
+                                   to a submodule bound in its package */
     PyObject *lz_value;         /* the result, once resolved */
 } PyLazyImportObject;
 
@@ -61,42 +63,23 @@ extern PyObject * _PyLazyImport_NewFrom(PyObject *parent, PyObject *name);
    key as missing. */
 extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
 
-/* Record the submodules the deferred import would have made attributes of
-   their packages.  Returns 0, or -1 with an exception set. */
-extern int _PyLazyImport_RegisterSubmodules(PyObject *lazy);
+/* The statement of 'lazy' binds the submodules it names in their packages,
+   to lazy references, as the eager statement binds them (SPEC rule 49):
+   now in the packages that are in sys.modules, and in the others when the
+   import system has loaded them (_PyLazyImport_ModuleLoaded()).  Returns
+   0, or -1 with an exception set. */
+extern int _PyLazyImport_BindSubmodules(PyObject *lazy);
 
-/* A lazy import of the submodule P.child (or of something in it) run by
-   the package P itself, in its namespace 'ns': bind child there to a lazy
-   import of the submodule, if child is not bound yet, as the eager import
-   would have set it (code says "from ._impl import x" then "del _impl").
-   Returns 0, or -1 with an exception set. */
-extern int _PyLazyImport_BindPackageChild(PyObject *ns, PyObject *lazy);
-
-/* On a missed attribute lookup on 'module': import the submodule
-   module.name if a lazy import registered it.  'definite' selects the
-   entries of "import a.b" (looked up before the module's __getattr__) or
-   the tentative ones of "from a import b" (looked up after it, as the
-   import system does).  Returns a new reference, NULL with an exception
-   set, or NULL without one when there is none. */
-extern PyObject * _PyLazyImport_GetRegisteredSubmodule(PyObject *module,
-                                                       PyObject *name,
-                                                       int definite);
-
-/* Import the submodules of module that lazy "import module.x" statements
-   registered, which eager imports would have imported (with their side
-   effects) and set as attributes by now: for "from module import *"
-   without __all__.  Returns how many were imported, or -1 with an exception
-   set. */
-extern int _PyLazyImport_ImportRegisteredSubmodules(PyObject *module);
+/* The import system has loaded the module 'name': bind the submodules that
+   lazy imports made while it was not imported.  Returns 0, or -1 with an
+   exception set. */
+extern int _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name);
 
 /* The import system is about to bind the submodule 'fullname' as attribute
    'name' of its package 'module': should it leave the attribute alone?
-   Yes when the package holds a lazy import of that submodule under that
-   name, or a value of its own that is not a module while a lazy import of
-   that submodule is pending in the package (PEP 690: a package attribute
-   is not clobbered by a submodule that an eager import would have
-   imported before the package set it).  Returns 1, 0, or -1 with an
-   exception set. */
+   Yes when a lazy import bound that name to the submodule before (in
+   eager order) and the package has rebound or deleted it since.  Returns
+   1, 0, or -1 with an exception set. */
 extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                                         PyObject *fullname);
 

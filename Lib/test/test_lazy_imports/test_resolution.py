@@ -77,6 +77,122 @@ class SubmoduleTests(LazyImportsTestCase):
                 self.assertEqual(result.output, ["100"], result.err)
 
 
+class EagerOrderTests(LazyImportsTestCase):
+    """Rule 49: packages go through the eager states, in eager order."""
+
+    def check_same(self, code, files, expected=None):
+        results = [self.run_code(code, lazy=lazy, files=files)
+                   for lazy in MODES]
+        eager, lazy = (result.output for result in results)
+        self.assertEqual(lazy, eager, results[1].err)
+        if expected is not None:
+            self.assertEqual(eager, expected)
+        return eager
+
+    TREE = {
+        "p/__init__.py": "",
+        "p/sub/__init__.py": "print('exec p.sub')\n",
+        "p/sub/other.py": "print('exec p.sub.other')\n",
+        "p/sub/more.py": "",
+    }
+
+    def test_module_deleted_from_sys_modules_before_the_statement(self):
+        self.check_same("""
+            import sys
+            import p.sub.more
+            old = p.sub
+            del sys.modules["p.sub"]
+            import p.sub.other
+            p.sub.other
+            print(p.sub is old, sys.modules["p.sub"] is p.sub,
+                  p.sub.other is sys.modules["p.sub.other"],
+                  hasattr(old, "other"))
+        """, self.TREE, ["False True True False"])
+
+    def test_module_deleted_from_sys_modules_after_the_statement(self):
+        # Lazily the import runs at first use: as an eager import run then,
+        # it imports p.sub afresh.
+        results = [self.run_code("""
+            import sys
+            import p.sub.more
+            old = p.sub
+            import p.sub.other
+            del sys.modules["p.sub"]
+            p.sub.other
+            print(p.sub is old, "p.sub" in sys.modules,
+                  p.sub is sys.modules.get("p.sub"))
+        """, lazy=lazy, files=self.TREE) for lazy in MODES]
+        self.assertEqual(results[0].lines,
+                         ["exec p.sub", "exec p.sub.other",
+                          "True False False"])
+        self.assertEqual(results[1].lines,
+                         ["exec p.sub", "exec p.sub", "exec p.sub.other",
+                          "False True True"], results[1].err)
+
+    def test_package_name_bound_before_the_from_import(self):
+        # Cinder: module_same_name_var_order, both orders.
+        for first, second in (("bar = 'x'", "from .bar import Bar"),
+                              ("from .bar import Bar", "bar = 'x'")):
+            with self.subTest(first=first):
+                self.check_same("""
+                    import pkg
+                    print(pkg.Bar, type(pkg.bar).__name__, pkg.bar
+                          if isinstance(pkg.bar, str) else "")
+                """, {"pkg/__init__.py": f"{first}\n{second}\nBar\n",
+                      "pkg/bar.py": "Bar = 'Bar'\n"})
+
+    def test_sibling_import_binds_the_submodule_in_the_package(self):
+        out = self.check_same("""
+            import pkg
+            import pkg.user
+            pkg.user.f()
+            print("sub" in vars(pkg), "sub" in dir(pkg))
+            print(pkg.sub.__name__)
+        """, {"pkg/__init__.py": "",
+              "pkg/sub.py": "",
+              "pkg/user.py": "import pkg.sub\ndef f(): pass\n"})
+        self.assertEqual(out, ["True True", "pkg.sub"])
+
+    def test_package_deleting_its_submodule_name(self):
+        # Cinder: deleted_side_effects.
+        self.check_same("""
+            import pkg
+            print(pkg.run(), hasattr(pkg, "core"))
+        """, {"pkg/__init__.py": "from .core import run\ndel core\n",
+              "pkg/core.py": "def run(): return 'run'\n"},
+              ["run False"])
+
+    def test_later_rebinding_by_the_package_wins(self):
+        self.check_same("""
+            import importlib, pkg
+            import pkg.util
+            print(pkg.util, importlib.import_module("pkg.util").__name__)
+        """, {"pkg/__init__.py": ("import pkg.util\n"
+                                  "util = 'rebound'\n"),
+              "pkg/util.py": ""}, ["rebound pkg.util"])
+
+    def test_from_import_of_a_name_served_by_getattr(self):
+        self.check_same("""
+            from pkg import dynamic
+            import pkg
+            print(dynamic, "dynamic" in vars(pkg))
+        """, {"pkg/__init__.py": ("def __getattr__(name):\n"
+                                  "    return 'from getattr'\n")},
+              ["from getattr False"])
+
+    def test_from_import_of_a_missing_name_fails_as_eagerly(self):
+        code = """
+            import pkg
+            try:
+                from pkg import missing
+                missing
+            except ImportError as exc:
+                print(type(exc).__name__, "missing" in vars(pkg))
+        """
+        self.check_same(code, {"pkg/__init__.py": ""},
+                        ["ImportError False"])
+
+
 class ResolutionTests(LazyImportsTestCase):
 
     def test_specialized_global_read(self):
