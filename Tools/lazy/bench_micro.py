@@ -34,6 +34,8 @@ LOOPS = {
     "module_attr": ("func", 300_000, "import math", "x = math.pi"),
     "module_attr_submod": ("func", 200_000, "import os.path", "x = os.path.join"),
     "getattr_module": ("func", 150_000, "import math", "x = getattr(math, 'pi')"),
+    "getattr_module_missing": ("func", 100_000, "import math",
+                               "x = getattr(math, 'nope', None)"),
     "from_imported_name": ("func", 400_000, "from math import pi", "x = pi"),
     "dict_getitem_str": ("func", 300_000, "d = {'k%d' % i: i for i in range(64)}", "x = d['k7']"),
     "dict_getitem_int": ("func", 300_000, "d = {i: i for i in range(64)}", "x = d[7]"),
@@ -67,6 +69,7 @@ LOOPS = {
     "module_level_loop": ("module", 200_000, "G = 1", "y = G + 1"),
     "module_level_builtin": ("module", 200_000, "", "y = len"),
     "module_level_import": ("module", 60_000, "import os", "import os"),
+    "module_level_dotted_import": ("module", 50_000, "import os.path", "import os.path"),
     "module_level_from_import": ("module", 50_000, "import os", "from os import path"),
 }
 

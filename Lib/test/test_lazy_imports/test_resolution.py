@@ -171,6 +171,17 @@ class EagerOrderTests(LazyImportsTestCase):
                                   "util = 'rebound'\n"),
               "pkg/util.py": ""}, ["rebound pkg.util"])
 
+    def test_star_import_sees_what_eager_imports_bound(self):
+        # Rule 49: "from pkg import *" without __all__ takes the names the
+        # package has once its imports ran, here pkg.foo's sibling binding.
+        self.check_same("""
+            from pkg import *
+            print(sorted(n for n in dir() if not n.startswith("_")))
+        """, {"pkg/__init__.py": "import pkg.foo\n",
+              "pkg/string.py": "spam = 1\n",
+              "pkg/foo.py": "from . import string\nstring.spam\n"},
+            ["['foo', 'pkg', 'string']"])
+
     def test_from_import_of_a_name_served_by_getattr(self):
         self.check_same("""
             from pkg import dynamic
