@@ -70,7 +70,7 @@ venv: build
 demo: build vanilla
 	@$(PY_VANILLA) $(T)/demo.py --lazy $(PY_LAZY) --vanilla $(PY_VANILLA)
 
-test: build vanilla venv check-patches
+test: build vanilla venv check-patches debug
 	@sh $(T)/test.sh
 
 # For iteration: test_lazy_imports without and with -L, and the pytest

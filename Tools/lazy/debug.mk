@@ -1,5 +1,6 @@
 # Debug and sanitizer targets (issue 5): pydebug build + refleaks, ASAN build,
-# thread stress, real binary wheels.  None of them is part of make test.
+# thread stress, real binary wheels.  make test builds `debug` and runs the
+# fork's own suite with -R 3:3 on it; the other targets are not part of it.
 #
 # The debug and ASAN interpreters are built from DEBUG_SRC, by default a tree
 # made from the committed patch queue and own files (Tools/lazy/debug-src.sh),

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The project's whole test run (make test): the pytest suite, the
-# lazy-import regrtest package, and the stdlib suites the patches touch,
-# run without -L, which must pass as on the unpatched interpreter.
+# lazy-import regrtest package, the stdlib suites the patches touch, run
+# without -L, which must pass as on the unpatched interpreter, the whole
+# stdlib suite under -L, and reference leaks on a debug build.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -55,6 +56,18 @@ REGRTEST_REPORTS=build/reports/make-test \
 "$lazy" Tools/lazy/regrtest_report.py --reports build/reports/make-test \
     --expected Lib/test/lazy_imports_expected_failures.txt --strict ||
     status=1
+
+# Reference leaks on the --with-pydebug build (make debug): the fork's own
+# suite with -R 3:3, without and with -L, one test module per worker, then
+# the in-process leak check (test_refleaks), which repeats its scenarios
+# itself.  make refleaks runs more suites.
+debug=build/debug/python
+mods=$(cd Lib/test/test_lazy_imports && ls test_*.py | sed 's/\.py$//' |
+    grep -vx test_refleaks | sed 's/^/test_lazy_imports./')
+step "refleaks: test_lazy_imports -R 3:3 on the debug build, without and with -L"
+"$debug" -m test -q -R 3:3 -j"$(nproc)" $mods || status=1
+"$debug" -L -m test -q -R 3:3 -j"$(nproc)" $mods || status=1
+"$debug" -L -m test -q test_lazy_imports.test_refleaks || status=1
 
 if [ $status = 0 ]; then
     step "make test: all suites passed"
