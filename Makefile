@@ -12,7 +12,7 @@ PY_VANILLA := $(VANILLA)/python
 T        := Tools/lazy
 export CPYTHON_TARBALL
 
-.PHONY: all deps fetch src patches check-patches regen build vanilla demo test \
+.PHONY: all deps fetch src patches check-patches check-series regen build vanilla demo test \
 	test-quick test-pytest test-regrtest test-stdlib venv clean distclean help
 
 all: build
@@ -26,6 +26,7 @@ help:
 	@echo "make src            patch-queue tree at $(SRC) (git: upstream + one commit per patch)"
 	@echo "make patches        export $(SRC)'s commits back into patches/"
 	@echo "make check-patches  verify the patch queue round-trips byte for byte"
+	@echo "make check-series   build every prefix of the patch queue"
 	@echo "make regen          regenerate CPython's generated files in $(SRC)"
 
 deps:
@@ -49,6 +50,10 @@ patches:
 
 check-patches:
 	@sh $(T)/check-patches.sh
+
+# Every prefix of the patch queue builds (a build per patch; not in make test).
+check-series: src
+	@sh $(T)/check-series.sh $(SRC)
 
 # Regenerate CPython's generated files in $(SRC) after editing their sources
 # (bytecodes.c, Argument Clinic blocks); commit them with the change.
