@@ -177,3 +177,69 @@ class PycTests(LazyImportsTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ResolveLazyImportsTests(LazyImportsTestCase):
+    """importlib.resolve_lazy_imports() (rule 43)."""
+
+    FILES = {
+        "mod.py": "import json\nimport pkg.sub\nfrom pkg import name\n",
+        "pkg/__init__.py": "print('exec pkg')\nname = 'name'\n",
+        "pkg/sub.py": "print('exec pkg.sub')\nimport colorsys\n",
+        "bad.py": "import no_such_module_xyz\n",
+    }
+
+    def test_module_dict_and_every_module(self):
+        # Rule 43: resolving binds new lazy names (pkg.sub's colorsys):
+        # it repeats until none is left, and counts what it resolved.
+        result = self.run_code("""
+            import importlib, sys
+            import mod
+            mod.__name__
+            lazy = lambda ns: sorted(k for k in list(ns)
+                                     if importlib.is_lazy_import(ns, k))
+            print(lazy(vars(mod)))
+            print(importlib.resolve_lazy_imports(vars(mod)) > 0,
+                  lazy(vars(mod)), "json" in sys.modules)
+            print(importlib.resolve_lazy_imports(mod))
+            n = importlib.resolve_lazy_imports()
+            print(n > 0, "colorsys" in sys.modules, [
+                name for name, m in list(sys.modules.items())
+                if lazy(getattr(m, "__dict__", {}))])
+        """, lazy=True, files=self.FILES, path=True)
+        self.assertEqual(result.output, [
+            "['json', 'name', 'pkg']", "True [] True", "0", "True True []"],
+            result.err)
+
+    def test_failure_raises_and_retries(self):
+        # Rule 43: the first failure raises with the note of rule 24; the
+        # name stays lazy (rule 25).
+        result = self.run_code("""
+            import importlib
+            import bad
+            bad.__name__
+            for _ in range(2):
+                try:
+                    importlib.resolve_lazy_imports(bad)
+                except ModuleNotFoundError as exc:
+                    print(exc.name, any("bad.py:1" in n
+                                        for n in exc.__notes__))
+            print(importlib.is_lazy_import(vars(bad), "no_such_module_xyz"))
+        """, lazy=True, files=self.FILES, path=True)
+        self.assertEqual(result.output, ["no_such_module_xyz True"] * 2
+                         + ["True"], result.err)
+
+    def test_wrong_argument(self):
+        result = self.run_code("""
+            import importlib
+            for bad in ("mod", 1, [{}]):
+                try:
+                    importlib.resolve_lazy_imports(bad)
+                except TypeError as exc:
+                    print(exc)
+            print(importlib.resolve_lazy_imports({}))
+        """, lazy=False)
+        self.assertEqual(result.output, [
+            "resolve_lazy_imports() argument must be a module, a dict or "
+            f"None, not {name}" for name in ("str", "int", "list")] + ["0"])
+
