@@ -2,9 +2,9 @@
 
 import unittest
 
-from test.support import import_helper
+from test.support import import_helper, os_helper
 
-from .util import MODES, LazyImportsTestCase
+from .util import MODES, LazyImportsTestCase, write_files
 
 LOGGED = 'print("exec", __name__)\nvalue = 42\n'
 TARGET = {"target.py": LOGGED}
@@ -163,3 +163,55 @@ class SubinterpreterTests(LazyImportsTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class VerifyTests(LazyImportsTestCase):
+    """-X lazy_imports=verify (rule 44) and -X lazy_imports=all (rule 48)."""
+
+    FILES = {
+        "good.py": "import json\nimport colorsys\nprint('done')\n",
+        "bad.py": ("import json\nimport no_such_module_xyz\n"
+                   "from os import no_such_name_xyz\nprint('done')\n"),
+        "raises.py": "import no_such_module_xyz\nraise SystemExit(3)\n",
+    }
+
+    def verify(self, script, failure=False):
+        with os_helper.temp_dir() as root:
+            write_files(root, self.FILES)
+            return self.run_python("-X", "lazy_imports=verify", script,
+                                   lazy=False, cwd=root, failure=failure)
+
+    def test_program_whose_imports_all_work(self):
+        result = self.verify("good.py")
+        self.assertEqual(result.lines, ["done"])
+        self.assertNotIn("lazy import verify", result.err)
+
+    def test_failures_are_listed_and_fail_the_run(self):
+        # Rule 44: each failure with its deferred statement; status 1.
+        result = self.verify("bad.py", failure=True)
+        self.assertEqual(result.rc, 1)
+        self.assertEqual(result.lines, ["done"])
+        err = result.err.splitlines()
+        self.assertIn("lazy import verify: __main__.no_such_module_xyz: "
+                      "ModuleNotFoundError: No module named "
+                      "'no_such_module_xyz'", err)
+        self.assertTrue(any("no_such_name_xyz" in line for line in err))
+        self.assertEqual(sum("bad.py:2" in line or "bad.py:3" in line
+                             for line in err), 2, result.err)
+        self.assertEqual(err[-1], "lazy import verify: 2 failed")
+
+    def test_not_after_an_abnormal_end(self):
+        result = self.verify("raises.py", failure=True)
+        self.assertEqual(result.rc, 3)
+        self.assertNotIn("lazy import verify", result.err)
+
+    def test_all_and_verify_turn_lazy_imports_on(self):
+        code = ("import sys, importlib, json; "
+                "print(sys.flags.lazy_imports, "
+                "importlib.is_lazy_import(globals(), 'json'))")
+        for value in ("all", "verify"):
+            with self.subTest(value=value):
+                result = self.run_python("-X", f"lazy_imports={value}",
+                                         "-c", code, lazy=False)
+                self.assertEqual(result.lines, ["True True"])
+
