@@ -179,6 +179,14 @@ class PeerTestCase(LazyImportsTestCase):
                         else expected)
                 self.assertEqual(result.output, want, result.err)
 
+    def assert_imports_basic2(self, name, source, imported):
+        """Under -L, does importing and using data.<name> (source) import
+        data.basic2 at once?"""
+        files = dict(DATA)
+        files[f"data/{name}.py"] = source
+        self.assert_output(EAGER_CHECK.format(name), [str(imported)],
+                           files=files, modes=[LAZY])
+
     def run_script(self, script, *, lazy, files, failure=False):
         with os_helper.temp_dir() as root:
             write_files(root, files)
@@ -1037,27 +1045,21 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_try_except_eager
     def test_import_in_try_is_eager(self):
-        files = dict(DATA)
-        files["data/try_except_eager.py"] = """\
+        self.assert_imports_basic2("try_except_eager", """\
             try:
                 import data.basic2
             except:
                 pass
-            """
-        self.assert_output(EAGER_CHECK.format("try_except_eager"),
-                           ["True"], files=files, modes=[LAZY])
+            """, True)
 
     # CPython 3.15: test_try_except_eager_from
     def test_from_import_in_try_is_eager(self):
-        files = dict(DATA)
-        files["data/try_except_eager_from.py"] = """\
+        self.assert_imports_basic2("try_except_eager_from", """\
             try:
                 from data.basic2 import f
             except:
                 pass
-            """
-        self.assert_output(EAGER_CHECK.format("try_except_eager_from"),
-                           ["True"], files=files, modes=[LAZY])
+            """, True)
 
     # CPython 3.15: test_eager_import_func
     def test_import_in_function_returns_module(self):
@@ -1100,25 +1102,19 @@ class PEP810Tests(PeerTestCase):
     # statement is eager (rule 9), which importlib.eager_imports() relies
     # on (rule 10).
     def test_import_in_with_is_eager(self):
-        files = dict(DATA)
-        files["data/lazy_with.py"] = """\
+        self.assert_imports_basic2("lazy_with", """\
             import contextlib
             with contextlib.nullcontext():
                 import data.basic2
-            """
-        self.assert_output(EAGER_CHECK.format("lazy_with"), ["True"],
-                           files=files, modes=[LAZY])
+            """, True)
 
     # CPython 3.15: test_lazy_with_from (same difference as above)
     def test_import_as_in_with_is_eager(self):
-        files = dict(DATA)
-        files["data/lazy_with_from.py"] = """\
+        self.assert_imports_basic2("lazy_with_from", """\
             import contextlib
             with contextlib.nullcontext():
                 import data.basic2 as basic2
-            """
-        self.assert_output(EAGER_CHECK.format("lazy_with_from"), ["True"],
-                           files=files, modes=[LAZY])
+            """, True)
 
     # CPython 3.15: test_lazy_import_pkg
     def test_import_of_package_submodule(self):
