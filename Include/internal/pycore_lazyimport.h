@@ -64,7 +64,7 @@ extern PyObject * _PyLazyImport_NewFrom(PyObject *parent, PyObject *name);
 extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
 
 /* The statement of 'lazy' binds the submodules it names in their packages,
-   to lazy references, as the eager statement binds them (SPEC rule 49):
+   to lazy references, as the eager statement binds them (contract rule 49):
    now in the packages that are in sys.modules, and in the others when the
    import system has loaded them (_PyLazyImport_ModuleLoaded()).  Returns
    0, or -1 with an exception set. */
@@ -109,12 +109,30 @@ extern int _PyLazyImport_WarningContext(PyThreadState *tstate,
 static inline int
 _PyLazyImport_IsResolving(PyThreadState *tstate)
 {
-    PyObject *stack = ((_PyThreadStateImpl *)tstate)->lazy_resolving;
+    PyObject *stack = ((_PyThreadStateImpl *)tstate)->lazy_imports.resolving;
     return stack != NULL && PyList_GET_SIZE(stack) > 0;
 }
 
 /* Is dict[name] a lazy import that the current thread is resolving? */
 extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);
+
+/* The import system calls finders and path hooks through this (see
+   _imp._run_import_hook()): call func(*args) on behalf of 'hook'. */
+extern PyObject * _PyLazyImport_RunImportHook(PyObject *hook, PyObject *func,
+                                              PyObject *args);
+
+/* The import hooks that an import must not ask now (a list), or None. */
+extern PyObject * _PyLazyImport_SkippedImportHooks(void);
+
+/* Is 'excluding' a valid value for importlib.set_lazy_imports()?  Returns 0,
+   or -1 with TypeError set. */
+extern int _PyLazyImport_CheckExcluding(PyObject *excluding);
+
+/* Drop the interpreter's lazy import state (finalization). */
+extern void _PyLazyImport_Fini(PyInterpreterState *interp);
+
+/* Drop a thread's lazy import state (PyThreadState_Clear()). */
+extern void _PyLazyImport_ClearThreadState(PyThreadState *tstate);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1547 @@
+/* Lazy imports (PEP 690): the runtime.
+
+   Objects/lazyimportobject.c defines the lazy import object; this file
+   holds what gives it its meaning:
+
+   - the decision whether an import statement is deferred
+     (_PyImport_LazyImportName(), called by IMPORT_NAME_LAZY) and the
+     settings it reads (-L, importlib.set_lazy_imports());
+   - the submodule bindings a deferred statement makes in its packages;
+   - resolution, with the per-thread state it needs (what the thread is
+     resolving, the import hooks running in it) and the notes added to
+     its errors;
+   - the lookups that resolve (module attributes) and the hooks of the
+     import system (importlib calls them through _imp);
+   - finalization.
+
+   The reads of dict values that resolve are in Objects/dictobject.c. */
+
+#include "Python.h"
+#include "pycore_ceval.h"         // _PyEval_ImportName()
+#include "pycore_dict.h"          // _PyDict_GetItemRefNoResolve()
+#include "pycore_import.h"        // _PyImport_IsDefaultImportFunc()
+#include "pycore_lazyimport.h"
+#include "pycore_long.h"          // _PyLong_GetZero()
+#include "pycore_moduleobject.h"  // _PyModuleSpec_IsInitializing()
+#include "pycore_pyerrors.h"      // _PyErr_Occurred()
+#include "pycore_pystate.h"       // _PyInterpreterState_GET()
+#include "pycore_traceback.h"     // _PyTraceback_Add()
+#include "pycore_tstate.h"        // _PyThreadStateImpl
+
+#ifdef Py_GIL_DISABLED
+   /* Resolution relies on the GIL to make "resolve then store back" look
+      atomic to other threads, and on thread identity to detect cycles. */
+#  error "lazy imports (PEP 690) do not support the free-threaded build yet"
+#endif
+
+#define LAZY(op) ((PyLazyImportObject *)(op))
+
+
+/* ----- Which import statements are deferred ----------------------------- */
+
+int
+_PyImport_LazyImportsFlag(const PyConfig *config)
+{
+    /* -L is stored as the -X option "lazy_imports" so that PyConfig keeps
+       its size and layout.  "all" is PEP 810's spelling of the same;
+       "verify" also checks, at exit, that every lazy import left resolves
+       (Py_RunMain()). */
+    for (Py_ssize_t i = 0; i < config->xoptions.length; i++) {
+        const wchar_t *opt = config->xoptions.items[i];
+        if (wcscmp(opt, L"lazy_imports") == 0
+            || wcscmp(opt, L"lazy_imports=1") == 0
+            || wcscmp(opt, L"lazy_imports=all") == 0)
+        {
+            return 1;
+        }
+        if (wcscmp(opt, L"lazy_imports=verify") == 0) {
+            return _PyImport_LAZY_IMPORTS_VERIFY;
+        }
+    }
+    return 0;
+}
+
+/* The absolute name of the module an import statement names, computed
+   without side effects (warnings are left to the import itself).  Returns
+   None when it cannot be known, in which case the import runs eagerly and
+   reports the problem itself. */
+static PyObject *
+lazy_absolute_name(PyObject *name, PyObject *globals, int level)
+{
+    if (level == 0) {
+        return Py_NewRef(name);
+    }
+    PyObject *package;
+    if (PyDict_GetItemRef(globals, &_Py_ID(__package__), &package) < 0) {
+        return NULL;
+    }
+    if (package == NULL || !PyUnicode_Check(package)) {
+        Py_XDECREF(package);
+        PyObject *spec;
+        if (PyDict_GetItemRef(globals, &_Py_ID(__spec__), &spec) < 0) {
+            return NULL;
+        }
+        package = NULL;
+        if (spec != NULL && spec != Py_None
+            && PyObject_GetOptionalAttr(spec, &_Py_ID(parent), &package) < 0)
+        {
+            Py_DECREF(spec);
+            return NULL;
+        }
+        Py_XDECREF(spec);
+        if (package == NULL || !PyUnicode_Check(package)) {
+            Py_XDECREF(package);
+            Py_RETURN_NONE;
+        }
+    }
+    Py_ssize_t end = PyUnicode_GET_LENGTH(package);
+    if (end == 0) {
+        Py_DECREF(package);
+        Py_RETURN_NONE;
+    }
+    for (int up = 1; up < level; up++) {
+        end = PyUnicode_FindChar(package, '.', 0, end, -1);
+        if (end < 0) {
+            Py_DECREF(package);
+            if (end == -2) {
+                return NULL;
+            }
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *base = PyUnicode_Substring(package, 0, end);
+    Py_DECREF(package);
+    if (base == NULL || PyUnicode_GET_LENGTH(name) == 0) {
+        return base;
+    }
+    PyObject *res = PyUnicode_FromFormat("%U.%U", base, name);
+    Py_DECREF(base);
+    return res;
+}
+
+static int
+lazy_is_excluded_name(PyObject *excluding, PyObject *name)
+{
+    if (PyCallable_Check(excluding)) {
+        PyObject *res = PyObject_CallOneArg(excluding, name);
+        if (res == NULL) {
+            return -1;
+        }
+        int r = PyObject_IsTrue(res);
+        Py_DECREF(res);
+        return r;
+    }
+    return PySequence_Contains(excluding, name);
+}
+
+/* Does the 'excluding' setting make this import eager?  "import a.b" is
+   eager when "a.b" is excluded; "from a import b" when "a" or "a.b" is. */
+static int
+lazy_is_excluded(PyObject *excluding, PyObject *fullname, PyObject *fromlist)
+{
+    int r = lazy_is_excluded_name(excluding, fullname);
+    if (r != 0 || fromlist == Py_None || !PyTuple_Check(fromlist)) {
+        return r;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
+        PyObject *sub = PyUnicode_FromFormat(
+            PyUnicode_GET_LENGTH(fullname) ? "%U.%S" : "%U%S",
+            fullname, PyTuple_GET_ITEM(fromlist, i));
+        if (sub == NULL) {
+            return -1;
+        }
+        r = lazy_is_excluded_name(excluding, sub);
+        Py_DECREF(sub);
+        if (r != 0) {
+            return r;
+        }
+    }
+    return 0;
+}
+
+/* "from M import a, b" where M is imported (not initializing) and holds a
+   and b (not lazily), under the default __import__: the eager statement
+   would only read the attributes, which costs what creating lazy objects
+   costs, and a lazy one would read them later, after M may have rebound
+   them: a monkeypatch in between (typeguard's import hook patches
+   importlib._bootstrap_external.cache_from_source, which a lazy "from
+   importlib.util import cache_from_source" would then resolve to).  Such a
+   statement runs now.  Returns 1, 0, or -1 with an exception set. */
+static int
+lazy_from_is_ready(PyThreadState *tstate, PyObject *fullname,
+                   PyObject *fromlist, PyObject *builtins)
+{
+    if (!PyTuple_Check(fromlist) || PyTuple_GET_SIZE(fromlist) == 0) {
+        return 0;
+    }
+    /* Not PyImport_GetModule(), which waits for a module that another
+       thread is importing: a lazy statement does not block. */
+    PyObject *module;
+    if (PyMapping_GetOptionalItem(PyImport_GetModuleDict(), fullname,
+                                  &module) <= 0)
+    {
+        return _PyErr_Occurred(tstate) ? -1 : 0;
+    }
+    int r = 0;
+    PyObject *spec = NULL, *func = NULL;
+    if (!PyModule_Check(module)) {
+        goto done;
+    }
+    PyObject *dict = PyModule_GetDict(module);
+    r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__spec__), &spec);
+    if (r <= 0) {
+        goto done;
+    }
+    r = _PyModuleSpec_IsInitializing(spec);
+    if (r != 0) {
+        r = (r < 0) ? -1 : 0;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
+        PyObject *value;
+        r = _PyDict_GetItemRefNoResolve(dict, PyTuple_GET_ITEM(fromlist, i),
+                                        &value);
+        if (r <= 0) {
+            goto done;
+        }
+        r = !PyLazyImport_CheckExact(value);
+        Py_DECREF(value);
+        if (r == 0) {
+            goto done;
+        }
+    }
+    if (builtins == NULL) {
+        builtins = tstate->interp->builtins;
+    }
+    r = PyMapping_GetOptionalItem(builtins, &_Py_ID(__import__), &func);
+    if (r > 0) {
+        r = _PyImport_IsDefaultImportFunc(tstate->interp, func);
+    }
+done:
+    Py_XDECREF(func);
+    Py_XDECREF(spec);
+    Py_DECREF(module);
+    return r;
+}
+
+/* Called by IMPORT_NAME for an import statement that may be lazy, while
+   lazy imports are enabled.  Returns a new lazy import object, None when
+   the import must run now, or NULL with an exception set. */
+PyObject *
+_PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
+                         PyObject *builtins, PyObject *globals,
+                         PyObject *locals, PyObject *name,
+                         PyObject *fromlist, PyObject *level,
+                         PyObject *code, int addr)
+{
+    PyInterpreterState *interp = tstate->interp;
+    /* Only plain dicts resolve lazy objects on read; a split dict (an
+       object's __dict__) shares its values with the object.  Code run with
+       locals other than its globals (exec() with two namespaces, as in
+       site's .pth lines) runs as a class body would: eagerly. */
+    if (ns == NULL || !PyDict_CheckExact(ns)
+        || ((PyDictObject *)ns)->ma_values != NULL
+        || globals == NULL || ns != globals)
+    {
+        Py_RETURN_NONE;
+    }
+    int ilevel = PyLong_AsInt(level);
+    if (ilevel == -1 && _PyErr_Occurred(tstate)) {
+        return NULL;
+    }
+    PyObject *fullname = lazy_absolute_name(name, globals, ilevel);
+    if (fullname == NULL || fullname == Py_None) {
+        return fullname;
+    }
+    PyObject *excluding = interp->imports.lazy.excluding;
+    if (excluding != NULL) {
+        Py_INCREF(excluding);
+        int r = lazy_is_excluded(excluding, fullname, fromlist);
+        Py_DECREF(excluding);
+        if (r != 0) {
+            Py_DECREF(fullname);
+            if (r < 0) {
+                return NULL;
+            }
+            Py_RETURN_NONE;
+        }
+    }
+    /* The import system's own package is always imported eagerly: import
+       hooks patch it (typeguard replaces
+       importlib._bootstrap_external.cache_from_source while it loads a
+       module), and a lazy "from importlib.util import cache_from_source"
+       resolved then would take the patched function. */
+    int ready = (PyUnicode_Tailmatch(fullname, &_Py_ID(importlib),
+                                     0, 9, -1) == 1
+                 && (PyUnicode_GET_LENGTH(fullname) == 9
+                     || PyUnicode_READ_CHAR(fullname, 9) == '.'));
+    if (!ready) {
+        ready = lazy_from_is_ready(tstate, fullname, fromlist, builtins);
+    }
+    if (ready != 0) {
+        Py_DECREF(fullname);
+        if (ready < 0) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    PyObject *lazy = _PyLazyImport_New(name, fullname, fromlist, level,
+                                       globals, locals, builtins,
+                                       code, addr);
+    if (lazy == NULL) {
+        Py_DECREF(fullname);
+        return NULL;
+    }
+    if (_PyLazyImport_BindSubmodules(lazy) < 0) {
+        Py_DECREF(fullname);
+        Py_DECREF(lazy);
+        return NULL;
+    }
+    if (_PyInterpreterState_GetConfig(interp)->verbose && code != NULL) {
+        PyCodeObject *co = (PyCodeObject *)code;
+        PySys_FormatStderr("# lazy import '%U' deferred (%U:%d)\n",
+                           fullname, co->co_filename,
+                           PyCode_Addr2Line(co, addr));
+    }
+    Py_DECREF(fullname);
+    return lazy;
+}
+
+/* The list of lazy imports the current thread is resolving.  It lives in
+   the thread state, so that a thread never sees another one's, even one
+   that had the same thread identifier (after fork(), say). */
+PyObject *
+_PyImport_GetLazyStack(PyThreadState *tstate)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
+    if (ts->lazy_imports.resolving == NULL) {
+        ts->lazy_imports.resolving = PyList_New(0);
+        if (ts->lazy_imports.resolving == NULL) {
+            return NULL;
+        }
+    }
+    return Py_NewRef(ts->lazy_imports.resolving);
+}
+
+void
+_PyImport_ReleaseLazyStack(PyThreadState *Py_UNUSED(tstate), PyObject *stack)
+{
+    Py_DECREF(stack);
+}
+
+/* Is 'excluding' a valid setting?  Returns 0, or -1 with TypeError set. */
+int
+_PyLazyImport_CheckExcluding(PyObject *excluding)
+{
+    PyTypeObject *tp = Py_TYPE(excluding);
+    int contains = (tp->tp_as_sequence != NULL
+                    && tp->tp_as_sequence->sq_contains != NULL);
+    if (excluding != Py_None && !PyCallable_Check(excluding)
+        && ((!contains && tp->tp_iter == NULL)
+            /* "json" in "jsonschema" is true: a name is not a container
+               of names */
+            || PyUnicode_Check(excluding) || PyBytes_Check(excluding)
+            || PyByteArray_Check(excluding)
+            /* "in" would consume an iterator, and miss names later */
+            || (!contains && PyIter_Check(excluding))))
+    {
+        PyErr_Format(PyExc_TypeError,
+                     "excluding must be a container of module names (not a "
+                     "string or an iterator) or a callable, not %T",
+                     excluding);
+        return -1;
+    }
+    return 0;
+}
+
+int
+PyImport_IsLazyImportsEnabled(void)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    return interp->imports.lazy.enabled;
+}
+
+PyObject *
+PyImport_SetLazyImports(PyObject *enabled, PyObject *excluding)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    int enable = 1;
+    if (enabled != NULL) {
+        enable = PyObject_IsTrue(enabled);
+        if (enable < 0) {
+            return NULL;
+        }
+    }
+    if (excluding == Py_None) {
+        excluding = NULL;
+    }
+    PyObject *old = interp->imports.lazy.excluding;
+    PyObject *res = PyTuple_Pack(2,
+                                 interp->imports.lazy.enabled
+                                     ? Py_True : Py_False,
+                                 old ? old : Py_None);
+    if (res == NULL) {
+        return NULL;
+    }
+    interp->imports.lazy.enabled = enable;
+    interp->imports.lazy.excluding = Py_XNewRef(excluding);
+    Py_XDECREF(old);
+    return res;
+}
+
+
+/* ----- Submodule bindings, resolution, lookups --------------------------- */
+
+/* The absolute name of what resolving 'lz' gives: "import a.b" gives the
+   top-level package "a". */
+static PyObject *
+value_name(PyLazyImportObject *lz)
+{
+    if (lz->lz_parent == NULL && lz->lz_fromlist == Py_None) {
+        Py_ssize_t len = PyUnicode_GET_LENGTH(lz->lz_fullname);
+        Py_ssize_t dot = PyUnicode_FindChar(lz->lz_fullname, '.', 0, len, 1);
+        if (dot == -2) {
+            return NULL;
+        }
+        if (dot >= 0) {
+            return PyUnicode_Substring(lz->lz_fullname, 0, dot);
+        }
+    }
+    return Py_NewRef(lz->lz_fullname);
+}
+
+/* lz_submodule of a reference to a submodule (a module import). */
+#define SUBMODULE_DEFINITE 1
+#define SUBMODULE_TENTATIVE 2
+#define SUBMODULE_NONE 3        /* tentative, and there is no such module */
+
+static int
+is_reference(PyObject *op)
+{
+    return (PyLazyImport_CheckExact(op) && LAZY(op)->lz_parent == NULL
+            && LAZY(op)->lz_fromlist == Py_None
+            && LAZY(op)->lz_submodule != 0);
+}
+
+/* "from modname import name": is modname imported already, without the
+   attribute name (nor a __getattr__ that could provide it)?  Then an eager
+   import would have imported the submodule modname.name, if there is one.
+   A module that another thread is still importing is not waited for (a
+   lazy statement must not block): its names so far decide, and a wrong
+   guess only costs resolution a failed attempt at the submodule.  Returns
+   1, 0, or -1 with an exception set. */
+static int
+lacks_name(PyObject *modname, PyObject *name)
+{
+    PyObject *module;
+    if (PyMapping_GetOptionalItem(PyImport_GetModuleDict(), modname,
+                                  &module) <= 0)
+    {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    int r = 0;
+    if (PyModule_Check(module)) {
+        PyObject *dict = PyModule_GetDict(module);
+        PyObject *value;
+        r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+        if (r > 0) {
+            /* The lazy binding of the submodule made by this statement, or
+               an earlier one, stands for the submodule. */
+            r = !is_reference(value);
+            Py_DECREF(value);
+        }
+        if (r == 0) {
+            r = PyDict_Contains(dict, &_Py_ID(__getattr__));
+        }
+        r = (r < 0) ? -1 : !r;
+    }
+    Py_DECREF(module);
+    return r;
+}
+
+PyObject *
+_PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
+{
+    assert(PyLazyImport_CheckExact(parent));
+    PyLazyImportObject *p = LAZY(parent);
+    PyObject *base = value_name(p);
+    if (base == NULL) {
+        return NULL;
+    }
+    PyObject *fullname;
+    if (PyUnicode_GET_LENGTH(base) == 0) {
+        fullname = Py_NewRef(name);
+    }
+    else {
+        fullname = PyUnicode_FromFormat("%U.%U", base, name);
+    }
+    Py_DECREF(base);
+    if (fullname == NULL) {
+        return NULL;
+    }
+    PyObject *lz = _PyLazyImport_New(name, fullname, Py_None, p->lz_level,
+                                     p->lz_globals, p->lz_locals,
+                                     p->lz_builtins, p->lz_code, p->lz_addr);
+    Py_DECREF(fullname);
+    if (lz == NULL) {
+        return NULL;
+    }
+    LAZY(lz)->lz_parent = Py_NewRef(parent);
+    if (p->lz_parent == NULL && p->lz_fromlist != Py_None) {
+        int r = lacks_name(p->lz_fullname, name);
+        if (r < 0) {
+            Py_DECREF(lz);
+            return NULL;
+        }
+        LAZY(lz)->lz_submodule = r;
+    }
+    return lz;
+}
+
+
+/* Submodule bindings (contract rule 49).
+
+   An eager "import a.b.c" binds b in a and c in a.b as it runs, and other
+   code comes to rely on it ("import a" elsewhere, then a.b.c.f()).  A lazy
+   one makes the same bindings, in the same order, with lazy references:
+   at the statement, each package of the name that is in sys.modules
+   (loaded or loading) and whose child is not gets the child bound to a lazy
+   import of that submodule.  The packages not imported yet get theirs when
+   the import system has loaded them (_PyLazyImport_ModuleLoaded()), as the
+   eager statement would have bound the child after the package's body ran.
+   A from-import binds each name it takes the same way, tentatively: "from
+   a import b" imports a.b only where a has no attribute b, and a tentative
+   reference that finds no module a.b leaves the name unbound.
+
+   Once the submodule is loaded, the import system binds it in the package
+   itself, unless the package rebound or deleted the name after the lazy
+   binding (eagerly that came after the binding, so it stays): the full
+   names bound lazily are remembered until then.  A submodule bound so
+   counts as imported for later statements, as it would be eagerly: each
+   is bound once, and what is kept for it (the statement's namespace, for
+   a replaced __import__ and the error notes) is bounded by the number of
+   submodules named. */
+
+/* sys.modules[name] without waiting for a module being imported (a lazy
+   statement never blocks).  Returns 1 with a new reference in *module, or
+   0, or -1 with an exception set. */
+static int
+get_imported(PyObject *name, PyObject **module)
+{
+    PyObject *modules = PyImport_GetModuleDict();
+    int r = PyMapping_GetOptionalItem(modules, name, module);
+    if (r > 0 && *module == Py_None) {
+        Py_CLEAR(*module);
+        r = 0;
+    }
+    return r;
+}
+
+/* Has a lazy import bound the submodule 'fullname' in 'package', and the
+   import system not loaded it yet?  (interp->imports.lazy.bound maps the
+   full name to the package it was bound in.)  Returns 1, 0, or -1 with an
+   exception set. */
+static int
+is_bound(PyObject *fullname, PyObject *package)
+{
+    PyObject *bound = _PyInterpreterState_GET()->imports.lazy.bound;
+    PyObject *in;
+    if (bound == NULL || PyDict_GetItemRef(bound, fullname, &in) <= 0) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_DECREF(in);
+    return in == package;
+}
+
+/* Forget the binding of 'fullname'.  Returns the package it was bound in
+   (a new reference) or NULL, without an exception set. */
+static PyObject *
+forget_bound(PyObject *fullname)
+{
+    PyObject *bound = _PyInterpreterState_GET()->imports.lazy.bound;
+    PyObject *package = NULL;
+    if (bound != NULL && PyDict_Pop(bound, fullname, &package) < 0) {
+        PyErr_Clear();
+    }
+    return package;
+}
+
+/* Bind 'child' in 'package' (a module) to a lazy reference to its
+   submodule 'fullname', as the eager statement would have bound the
+   submodule: not if the submodule is imported already, or bound by an
+   earlier lazy import (an eager import would not bind it again), nor, for
+   a tentative one, if the package has the name or a __getattr__ that may
+   provide it. */
+static int
+bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
+           PyObject *globals, PyObject *builtins, PyObject *code, int addr)
+{
+    PyObject *sub;
+    int r = get_imported(fullname, &sub);
+    if (r > 0) {
+        /* Still being imported (by another thread, say, which found the
+           package in sys.modules while it was loading): the import
+           system binds it only once it is loaded, and eagerly the
+           statement would have waited for that. */
+        PyObject *spec;
+        r = PyObject_GetOptionalAttr(sub, &_Py_ID(__spec__), &spec);
+        if (r > 0) {
+            r = _PyModuleSpec_IsInitializing(spec);
+            r = (r < 0) ? -1 : !r;
+            Py_DECREF(spec);
+        }
+        else if (r == 0) {
+            r = 1;
+        }
+        if (r == 0) {
+            Py_CLEAR(sub);
+        }
+    }
+    if (r == 0) {
+        r = is_bound(fullname, package);
+    }
+    if (r != 0) {
+        Py_XDECREF(sub);
+        return r < 0 ? -1 : 0;
+    }
+    if (!PyModule_Check(package)) {
+        return 0;
+    }
+    PyObject *dict = PyModule_GetDict(package);
+    if (kind == SUBMODULE_TENTATIVE) {
+        r = PyDict_Contains(dict, child);
+        if (r == 0) {
+            r = PyDict_Contains(dict, &_Py_ID(__getattr__));
+        }
+        if (r != 0) {
+            return r < 0 ? -1 : 0;
+        }
+    }
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    if (interp->imports.lazy.bound == NULL) {
+        interp->imports.lazy.bound = PyDict_New();
+        if (interp->imports.lazy.bound == NULL) {
+            return -1;
+        }
+    }
+    PyObject *ref = _PyLazyImport_New(fullname, fullname, Py_None,
+                                      _PyLong_GetZero(), globals, NULL,
+                                      builtins, code, addr);
+    if (ref == NULL) {
+        return -1;
+    }
+    LAZY(ref)->lz_submodule = kind;
+    r = PyDict_SetItem(interp->imports.lazy.bound, fullname, package);
+    if (r == 0) {
+        r = _PyDict_SetLazyItem(dict, child, ref);
+    }
+    Py_DECREF(ref);
+    return r;
+}
+
+/* A pending binding, interp->imports.lazy.pending[parent][child]: the
+   tuple (kind, globals, builtins, code, addr), with None for NULL. */
+static inline PyObject *
+none_as_null(PyObject *op)
+{
+    return op == Py_None ? NULL : op;
+}
+
+#define PENDING_KIND(e)     PyLong_AsInt(PyTuple_GET_ITEM((e), 0))
+#define PENDING_GLOBALS(e)  none_as_null(PyTuple_GET_ITEM((e), 1))
+#define PENDING_BUILTINS(e) none_as_null(PyTuple_GET_ITEM((e), 2))
+#define PENDING_CODE(e)     none_as_null(PyTuple_GET_ITEM((e), 3))
+#define PENDING_ADDR(e)     PyLong_AsInt(PyTuple_GET_ITEM((e), 4))
+
+/* Remember to bind 'child' in the package 'parent' when it is loaded.  A
+   definite binding wins over a tentative one. */
+static int
+add_pending(PyObject *parent, PyObject *child, int kind,
+            PyLazyImportObject *lz)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    if (interp->imports.lazy.pending == NULL) {
+        interp->imports.lazy.pending = PyDict_New();
+        if (interp->imports.lazy.pending == NULL) {
+            return -1;
+        }
+    }
+    PyObject *children, *old;
+    PyObject *empty = PyDict_New();
+    if (empty == NULL) {
+        return -1;
+    }
+    int r = PyDict_SetDefaultRef(interp->imports.lazy.pending, parent, empty,
+                                 &children);
+    Py_DECREF(empty);
+    if (r < 0) {
+        return -1;
+    }
+    r = PyDict_GetItemRef(children, child, &old);
+    if (r > 0) {
+        r = (kind == SUBMODULE_DEFINITE && PENDING_KIND(old) != kind) ? 0 : 1;
+        Py_DECREF(old);
+    }
+    if (r == 0) {
+        PyObject *entry = Py_BuildValue(
+            "(iOOOi)", kind, lz->lz_globals ? lz->lz_globals : Py_None,
+            lz->lz_builtins ? lz->lz_builtins : Py_None,
+            lz->lz_code ? lz->lz_code : Py_None, lz->lz_addr);
+        r = entry ? PyDict_SetItem(children, child, entry) : -1;
+        Py_XDECREF(entry);
+    }
+    Py_DECREF(children);
+    return r < 0 ? -1 : 0;
+}
+
+/* The statement of 'lz' binds 'child' in the package 'parent': now if the
+   package is imported, when it is loaded otherwise. */
+static int
+bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
+          PyLazyImportObject *lz)
+{
+    PyObject *package;
+    int r = get_imported(parent, &package);
+    if (r <= 0) {
+        return r < 0 ? -1 : add_pending(parent, child, kind, lz);
+    }
+    r = bind_child(package, fullname, child, kind, lz->lz_globals,
+                   lz->lz_builtins, lz->lz_code, lz->lz_addr);
+    Py_DECREF(package);
+    return r;
+}
+
+/* Call bind_pair() for each package of the dotted name 'fullname'. */
+static int
+bind_dotted(PyObject *fullname, PyLazyImportObject *lz)
+{
+    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, 1);
+    while (dot >= 0) {
+        Py_ssize_t end = PyUnicode_FindChar(fullname, '.', dot + 1, len, 1);
+        if (end == -2) {
+            return -1;
+        }
+        if (end < 0) {
+            end = len;
+        }
+        PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
+        PyObject *child = PyUnicode_Substring(fullname, dot + 1, end);
+        PyObject *name = PyUnicode_Substring(fullname, 0, end);
+        int r = (parent && child && name)
+            ? bind_pair(parent, child, name, SUBMODULE_DEFINITE, lz) : -1;
+        Py_XDECREF(parent);
+        Py_XDECREF(child);
+        Py_XDECREF(name);
+        if (r < 0) {
+            return -1;
+        }
+        dot = (end < len) ? end : -1;
+    }
+    return dot == -2 ? -1 : 0;
+}
+
+int
+_PyLazyImport_BindSubmodules(PyObject *lazy)
+{
+    PyLazyImportObject *lz = LAZY(lazy);
+    if (bind_dotted(lz->lz_fullname, lz) < 0) {
+        return -1;
+    }
+    if (lz->lz_fromlist == Py_None || !PyTuple_Check(lz->lz_fromlist)) {
+        return 0;
+    }
+    /* "from a.b import c, d": a.b.c and a.b.d, if they are modules. */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lz->lz_fromlist); i++) {
+        PyObject *item = PyTuple_GET_ITEM(lz->lz_fromlist, i);
+        if (!PyUnicode_Check(item)
+            || PyUnicode_CompareWithASCIIString(item, "*") == 0)
+        {
+            continue;
+        }
+        PyObject *name = PyUnicode_GET_LENGTH(lz->lz_fullname)
+            ? PyUnicode_FromFormat("%U.%U", lz->lz_fullname, item)
+            : Py_NewRef(item);
+        if (name == NULL) {
+            return -1;
+        }
+        int r = 0;
+        if (PyUnicode_GET_LENGTH(lz->lz_fullname)) {
+            r = bind_pair(lz->lz_fullname, item, name, SUBMODULE_TENTATIVE,
+                          lz);
+        }
+        Py_DECREF(name);
+        if (r < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
+_PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
+{
+    PyObject *pending = _PyInterpreterState_GET()->imports.lazy.pending;
+    if (pending == NULL || PyDict_GET_SIZE(pending) == 0) {
+        return 0;
+    }
+    PyObject *children;
+    if (PyDict_Pop(pending, name, &children) <= 0) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *child, *entry;
+    int r = 0;
+    while (r == 0 && PyDict_Next(children, &pos, &child, &entry)) {
+        PyObject *fullname = PyUnicode_FromFormat("%U.%U", name, child);
+        if (fullname == NULL) {
+            r = -1;
+            break;
+        }
+        /* Bound even when the package is loaded as the parent of this
+           very submodule: another thread reading package.child before the
+           import system binds it then waits for that import (through the
+           reference) instead of finding the attribute missing. */
+        r = bind_child(module, fullname, child, PENDING_KIND(entry),
+                       PENDING_GLOBALS(entry), PENDING_BUILTINS(entry),
+                       PENDING_CODE(entry), PENDING_ADDR(entry));
+        Py_DECREF(fullname);
+    }
+    Py_DECREF(children);
+    return r;
+}
+
+/* Attach where the import was deferred (forward declaration). */
+static void add_deferred_context(PyThreadState *tstate,
+                                 PyLazyImportObject *lz);
+
+/* An import made to resolve a lazy import does not ask the import hooks
+   running in this thread when the resolution starts (finders, path hooks:
+   see _imp._run_import_hook()).  Their own code needs the module, which an
+   eager import would have imported before they ran; asking them would
+   re-enter them, and they would need the module again (pytest's assertion
+   rewriter reading fnmatch while it is asked for fnmatch).  Returns what
+   leave_resolution() restores. */
+static Py_ssize_t
+enter_resolution(PyThreadState *tstate)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
+    Py_ssize_t saved = ts->lazy_imports.hooks_skipped;
+    ts->lazy_imports.hooks_skipped = (ts->lazy_imports.hooks == NULL
+                                ? 0 : PyList_GET_SIZE(ts->lazy_imports.hooks));
+    return saved;
+}
+
+static void
+leave_resolution(PyThreadState *tstate, Py_ssize_t saved)
+{
+    ((_PyThreadStateImpl *)tstate)->lazy_imports.hooks_skipped = saved;
+}
+
+/* An origin, an item of the thread's lazy_imports.origins: the tuple (lazy
+   import, address of the frame that reached it, tstate->tracing then). */
+#define ORIGIN_LAZY(o)      PyTuple_GET_ITEM((o), 0)
+#define ORIGIN_FRAME(o)     PyLong_AsVoidPtr(PyTuple_GET_ITEM((o), 1))
+#define ORIGIN_TRACING(o)   PyLong_AsLong(PyTuple_GET_ITEM((o), 2))
+
+/* Record that the current frame reached 'lazy', whose import runs now, and
+   at which depth of trace functions (see _PyLazyImport_WarningContext() and
+   is_observed()).  Returns the depth to give
+   pop_origin(), or -1 with an exception set. */
+static Py_ssize_t
+push_origin(PyThreadState *tstate, PyObject *lazy)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
+    if (ts->lazy_imports.origins == NULL) {
+        ts->lazy_imports.origins = PyList_New(0);
+        if (ts->lazy_imports.origins == NULL) {
+            return -1;
+        }
+    }
+    Py_ssize_t depth = PyList_GET_SIZE(ts->lazy_imports.origins);
+    PyObject *frame = PyLong_FromVoidPtr(tstate->current_frame);
+    PyObject *tracing = PyLong_FromLong(tstate->tracing);
+    PyObject *item = (frame && tracing)
+                     ? PyTuple_Pack(3, lazy, frame, tracing) : NULL;
+    Py_XDECREF(frame);
+    Py_XDECREF(tracing);
+    if (item == NULL || PyList_Append(ts->lazy_imports.origins, item) < 0) {
+        Py_XDECREF(item);
+        return -1;
+    }
+    Py_DECREF(item);
+    return depth;
+}
+
+static void
+pop_origin(PyThreadState *tstate, Py_ssize_t depth)
+{
+    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_imports.origins;
+    if (depth < 0 || origins == NULL) {
+        return;
+    }
+    PyObject *exc = _PyErr_GetRaisedException(tstate);
+    if (PyList_SetSlice(origins, depth, PyList_GET_SIZE(origins),
+                        NULL) < 0)
+    {
+        PyErr_Clear();
+    }
+    _PyErr_SetRaisedException(tstate, exc);
+}
+
+/* 'lazy', which this thread is resolving, is read again.  Is the reader an
+   observer: a trace or profile function, a sys.monitoring callback or a
+   debugger (they run with tstate->tracing raised) called while the
+   resolution runs?  Then the name is not bound yet, as during an eager
+   import, rather than an import cycle of the program. */
+static int
+is_observed(PyThreadState *tstate, PyObject *lazy)
+{
+    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_imports.origins;
+    if (tstate->tracing == 0 || origins == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t i = PyList_GET_SIZE(origins) - 1; i >= 0; i--) {
+        PyObject *item = PyList_GET_ITEM(origins, i);
+        if (ORIGIN_LAZY(item) == lazy) {
+            return tstate->tracing > ORIGIN_TRACING(item);
+        }
+    }
+    return 0;
+}
+
+int
+_PyLazyImport_WarningContext(PyThreadState *tstate,
+                             struct _PyInterpreterFrame *frame,
+                             PyObject **globals, PyObject **filename,
+                             int *lineno)
+{
+    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_imports.origins;
+    if (origins == NULL || frame == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t i = PyList_GET_SIZE(origins) - 1; i >= 0; i--) {
+        PyObject *item = PyList_GET_ITEM(origins, i);
+        if (ORIGIN_FRAME(item) != (void *)frame) {
+            continue;
+        }
+        PyLazyImportObject *lz = LAZY(ORIGIN_LAZY(item));
+        if (lz->lz_code == NULL || lz->lz_globals == NULL
+            || !PyDict_Check(lz->lz_globals))
+        {
+            return 0;
+        }
+        PyCodeObject *code = (PyCodeObject *)lz->lz_code;
+        *globals = lz->lz_globals;
+        *filename = Py_NewRef(code->co_filename);
+        *lineno = PyCode_Addr2Line(code, lz->lz_addr);
+        return 1;
+    }
+    return 0;
+}
+
+/* Is the exception being raised "No module named <fullname>"? */
+static int
+is_missing_module(PyThreadState *tstate, PyObject *fullname)
+{
+    if (!_PyErr_ExceptionMatches(tstate, PyExc_ModuleNotFoundError)) {
+        return 0;
+    }
+    PyObject *exc = _PyErr_GetRaisedException(tstate);
+    PyObject *missing = PyObject_GetAttr(exc, &_Py_ID(name));
+    int r = (missing != NULL && PyUnicode_Check(missing)
+             && PyUnicode_Compare(missing, fullname) == 0);
+    Py_XDECREF(missing);
+    PyErr_Clear();
+    _PyErr_SetRaisedException(tstate, exc);
+    return r;
+}
+
+static PyObject *
+import_module(PyLazyImportObject *lz, PyObject *name, PyObject *fromlist)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *builtins = lz->lz_builtins;
+    if (builtins == NULL) {
+        builtins = tstate->interp->builtins;
+    }
+    return _PyEval_ImportName(tstate, builtins, lz->lz_globals,
+                              lz->lz_locals ? lz->lz_locals : Py_None,
+                              name, fromlist, lz->lz_level);
+}
+
+/* Do the builtins of the statement replace __import__? */
+static int
+has_import_hook(PyLazyImportObject *lz)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *builtins = lz->lz_builtins;
+    if (builtins == NULL) {
+        builtins = tstate->interp->builtins;
+    }
+    PyObject *func;
+    if (PyMapping_GetOptionalItem(builtins, &_Py_ID(__import__), &func) < 0) {
+        return -1;
+    }
+    if (func == NULL) {
+        return 1;  /* let _PyEval_ImportName() report it */
+    }
+    int r = !_PyImport_IsDefaultImportFunc(tstate->interp, func);
+    Py_DECREF(func);
+    return r;
+}
+
+/* Import the submodule lz_fullname as the import system does for a
+   fromlist (not through __import__).  Returns a new reference, NULL with
+   an exception set, or NULL without one if there is no such module. */
+static PyObject *
+import_submodule(PyLazyImportObject *lz)
+{
+    PyObject *mod = PyImport_GetModule(lz->lz_fullname);
+    if (mod != NULL || PyErr_Occurred()) {
+        return mod;
+    }
+    mod = PyImport_ImportModuleLevelObject(lz->lz_fullname, lz->lz_globals,
+                                           NULL, NULL, 0);
+    if (mod == NULL) {
+        if (is_missing_module(_PyThreadState_GET(), lz->lz_fullname)) {
+            PyErr_Clear();
+        }
+        return NULL;
+    }
+    Py_DECREF(mod);
+    mod = PyImport_GetModule(lz->lz_fullname);
+    return mod;
+}
+
+/* A reference to the submodule lz_fullname (see bind_child()): import it
+   as "import a.b" would and give the module.  A tentative one that finds
+   no such module gives NULL without an exception, now and on every later
+   read: the name is unbound. */
+static PyObject *
+resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
+{
+    if (lz->lz_submodule == SUBMODULE_NONE) {
+        return NULL;
+    }
+    /* A dotted import makes its own __import__() call; the submodule of a
+       from-import is imported by the import system (as _handle_fromlist()
+       does), which a replaced __import__ does not see.  Another attempt if
+       the module is not in sys.modules after the import: the import waited
+       for another thread's, which failed meanwhile. */
+    PyObject *mod = NULL;
+    for (int attempt = 0; attempt < 3 && mod == NULL; attempt++) {
+        PyObject *top = lz->lz_submodule == SUBMODULE_DEFINITE
+            ? import_module(lz, lz->lz_fullname, Py_None)
+            : PyImport_ImportModuleLevelObject(lz->lz_fullname,
+                                               lz->lz_globals, NULL, NULL,
+                                               0);
+        if (top == NULL) {
+            if (lz->lz_submodule == SUBMODULE_TENTATIVE
+                && is_missing_module(tstate, lz->lz_fullname))
+            {
+                _PyErr_Clear(tstate);
+                lz->lz_submodule = SUBMODULE_NONE;
+                Py_XDECREF(forget_bound(lz->lz_fullname));
+            }
+            return NULL;
+        }
+        Py_DECREF(top);
+        /* Waits for another thread's import of it to finish. */
+        mod = PyImport_GetModule(lz->lz_fullname);
+        PyObject *now = NULL;
+        if (mod != NULL && get_imported(lz->lz_fullname, &now) < 0) {
+            Py_CLEAR(mod);
+        }
+        if (mod != NULL && now != mod) {
+            Py_CLEAR(mod);  /* that import failed meanwhile */
+        }
+        Py_XDECREF(now);
+        if (_PyErr_Occurred(tstate)) {
+            return NULL;
+        }
+    }
+    if (mod == NULL) {
+        PyErr_Format(PyExc_ImportError,
+                     "import of %R left no module in sys.modules",
+                     lz->lz_fullname);
+    }
+    return mod;
+}
+
+static PyObject *
+resolve(PyLazyImportObject *lz)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    if (lz->lz_parent == NULL) {
+        if (lz->lz_fromlist != Py_None) {
+            return import_module(lz, lz->lz_name, lz->lz_fromlist);
+        }
+        if (lz->lz_submodule) {
+            return resolve_reference(tstate, lz);
+        }
+        /* "import a.b.c" binds "a": import just "a".  a.b and a.b.c are
+           bound to lazy references in their packages (rule 49), imported
+           when they are first reached.  A replaced __import__ sees the
+           statement's own call instead. */
+        int hooked = has_import_hook(lz);
+        if (hooked != 0) {
+            return hooked < 0 ? NULL : import_module(lz, lz->lz_name,
+                                                     Py_None);
+        }
+        PyObject *top = value_name(lz);
+        if (top == NULL) {
+            return NULL;
+        }
+        PyObject *res = import_module(lz, top, Py_None);
+        Py_DECREF(top);
+        /* As an eager import run now: a submodule no longer in sys.modules
+           (del sys.modules["a.b"] since the statement) is bound again, to a
+           reference that imports it afresh, so that resolution never hands
+           out a stale module. */
+        if (res != NULL && bind_dotted(lz->lz_fullname, lz) < 0) {
+            Py_CLEAR(res);
+        }
+        return res;
+    }
+    PyLazyImportObject *parent = LAZY(lz->lz_parent);
+    PyObject *from;
+    if (parent->lz_parent == NULL && parent->lz_fromlist != Py_None) {
+        /* "from a import b, c": each name imports a with only its own
+           name in the fromlist, so that using b does not import a.c. */
+        PyObject *fromlist = PyTuple_Pack(1, lz->lz_name);
+        if (fromlist == NULL) {
+            return NULL;
+        }
+        from = import_module(parent, parent->lz_name, fromlist);
+        Py_DECREF(fromlist);
+    }
+    else if (parent->lz_parent == NULL) {
+        /* "import a.b.c as d" binds the module a.b.c: import all of it, as
+           the eager statement does, even if a already has an attribute b
+           (a stale one, say, after sys.modules lost a.b). */
+        from = import_module(parent, parent->lz_name, Py_None);
+    }
+    else {
+        from = _PyLazyImport_Resolve((PyObject *)parent);
+    }
+    if (from == NULL) {
+        return NULL;
+    }
+    PyObject *res = _PyEval_ImportFrom(tstate, from, lz->lz_name);
+    Py_DECREF(from);
+    if (res != NULL && lz->lz_submodule && !PyModule_Check(res)) {
+        /* The module has set the name since the statement ran, where an
+           eager import would have imported the submodule of that name
+           first (a package's "from . import version" before its
+           "version = ..."): take the submodule, if there is one. */
+        PyObject *mod = import_submodule(lz);
+        if (mod != NULL || PyErr_Occurred()) {
+            Py_SETREF(res, mod);
+        }
+    }
+    return res;
+}
+
+/* Does the exception have this note already?  A submodule reference and
+   the from-import that reaches it name the same statement. */
+static int
+has_note(PyObject *exc, PyObject *note)
+{
+    PyObject *notes;
+    if (PyObject_GetOptionalAttr(exc, &_Py_ID(__notes__), &notes) <= 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = PyList_Check(notes) ? PySequence_Contains(notes, note) : 0;
+    Py_DECREF(notes);
+    if (r < 0) {
+        PyErr_Clear();
+    }
+    return r > 0;
+}
+
+/* Attach where the import was deferred to the exception being raised: a
+   note, and a traceback entry showing the import statement. */
+static void
+add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
+{
+    /* Build the note with the exception fetched: formatting runs code. */
+    PyObject *exc = _PyErr_GetRaisedException(tstate);
+    if (exc == NULL) {
+        return;
+    }
+    PyObject *filename = NULL, *modname = NULL;
+    int lineno = -1;
+    if (lz->lz_code != NULL) {
+        PyCodeObject *code = (PyCodeObject *)lz->lz_code;
+        filename = code->co_filename;
+        lineno = PyCode_Addr2Line(code, lz->lz_addr);
+    }
+    if (lz->lz_globals != NULL && PyDict_Check(lz->lz_globals)
+        && PyDict_GetItemRef(lz->lz_globals, &_Py_ID(__name__),
+                             &modname) < 0)
+    {
+        PyErr_Clear();
+    }
+    PyObject *note;
+    if (filename != NULL) {
+        note = PyUnicode_FromFormat(
+            "lazy import of '%U' was deferred at %U:%d in module %R",
+            lz->lz_fullname, filename, lineno,
+            modname ? modname : Py_None);
+    }
+    else {
+        note = PyUnicode_FromFormat(
+            "lazy import of '%U' was deferred in module %R",
+            lz->lz_fullname, modname ? modname : Py_None);
+    }
+    Py_XDECREF(modname);
+    if (note != NULL && PyExceptionInstance_Check(exc) && has_note(exc, note)) {
+        /* Reported already, by the statement's other lazy import. */
+        Py_DECREF(note);
+        _PyErr_SetRaisedException(tstate, exc);
+        return;
+    }
+    if (note != NULL && PyExceptionInstance_Check(exc)
+        && _PyException_AddNote(exc, note) < 0)
+    {
+        PyErr_Clear();
+    }
+    Py_XDECREF(note);
+    PyErr_Clear();
+    const char *cfile = NULL, *cfunc = NULL;
+    if (filename != NULL && lineno > 0) {
+        cfile = PyUnicode_AsUTF8(filename);
+        cfunc = PyUnicode_AsUTF8(((PyCodeObject *)lz->lz_code)->co_name);
+        PyErr_Clear();
+    }
+    _PyErr_SetRaisedException(tstate, exc);
+    if (cfile != NULL && cfunc != NULL) {
+        /* A traceback entry showing the import statement. */
+        _PyTraceback_Add(cfunc, cfile, lineno);
+    }
+}
+
+/* Append to 'names' the module whose namespace holds the lazy import 'lz'
+   (the module whose code reads it), unless it is the last name. */
+static int
+append_reader(PyObject *names, PyLazyImportObject *lz)
+{
+    PyObject *modname = NULL;
+    if (lz->lz_globals == NULL || !PyDict_Check(lz->lz_globals)
+        || PyDict_GetItemRef(lz->lz_globals, &_Py_ID(__name__),
+                             &modname) <= 0)
+    {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    int r = 0;
+    if (PyUnicode_Check(modname)
+        && (n == 0 || PyUnicode_Compare(PyList_GET_ITEM(names, n - 1),
+                                        modname) != 0))
+    {
+        r = PyList_Append(names, modname);
+    }
+    Py_DECREF(modname);
+    return r;
+}
+
+/* Raise ImportError for the re-entry of 'lz', which is on 'stack': the
+   message shows the cycle, each lazy import with the module reading it. */
+static PyObject *
+cycle_error(PyObject *stack, PyLazyImportObject *lz)
+{
+    PyObject *names = PyList_New(0);
+    if (names == NULL) {
+        return NULL;
+    }
+    int found = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(stack); i++) {
+        PyLazyImportObject *item = LAZY(PyList_GET_ITEM(stack, i));
+        found |= (item == lz);
+        if (!found) {
+            continue;
+        }
+        if ((item != lz && append_reader(names, item) < 0)
+            || PyList_Append(names, item->lz_fullname) < 0)
+        {
+            goto done;
+        }
+    }
+    if (append_reader(names, lz) < 0
+        || PyList_Append(names, lz->lz_fullname) < 0)
+    {
+        goto done;
+    }
+    PyObject *sep = PyUnicode_FromString(" -> ");
+    if (sep == NULL) {
+        goto done;
+    }
+    PyObject *chain = PyUnicode_Join(sep, names);
+    Py_DECREF(sep);
+    if (chain != NULL) {
+        PyObject *msg = PyUnicode_FromFormat(
+            "cannot resolve lazy import '%U' while it is being resolved "
+            "(most likely due to a circular import: %U)",
+            lz->lz_fullname, chain);
+        if (msg != NULL) {
+            PyObject *exc = PyObject_CallOneArg(PyExc_ImportError, msg);
+            if (exc != NULL) {
+                PyObject_SetAttr(exc, &_Py_ID(name), lz->lz_fullname);
+                PyErr_SetObject(PyExc_ImportError, exc);
+                Py_DECREF(exc);
+            }
+            Py_DECREF(msg);
+        }
+        Py_DECREF(chain);
+    }
+done:
+    Py_DECREF(names);
+    return NULL;
+}
+
+PyObject *
+_PyLazyImport_Resolve(PyObject *lazy)
+{
+    assert(PyLazyImport_CheckExact(lazy));
+    PyLazyImportObject *lz = LAZY(lazy);
+    if (lz->lz_value != NULL) {
+        return Py_NewRef(lz->lz_value);
+    }
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *stack = _PyImport_GetLazyStack(tstate);
+    if (stack == NULL) {
+        return NULL;
+    }
+    int found = PySequence_Contains(stack, lazy);
+    if (found != 0) {
+        Py_DECREF(stack);
+        /* Unbound (no exception set) for an observer, and for the lazy
+           binding of a submodule in its package, which the eager import
+           makes only once the submodule is loaded: code that the import
+           runs sees the attribute missing, as eagerly ("from . import x"
+           falls back to sys.modules). */
+        if (found > 0 && (is_reference(lazy) || is_observed(tstate, lazy))) {
+            return NULL;
+        }
+        return found < 0 ? NULL : cycle_error(stack, lz);
+    }
+    Py_INCREF(lazy);
+    if (PyList_Append(stack, lazy) < 0) {
+        Py_DECREF(lazy);
+        Py_DECREF(stack);
+        return NULL;
+    }
+    Py_ssize_t skipped = enter_resolution(tstate);
+    Py_ssize_t origin = push_origin(tstate, lazy);
+    PyObject *res = origin < 0 ? NULL : resolve(lz);
+    pop_origin(tstate, origin);
+    leave_resolution(tstate, skipped);
+    /* Pop our entry (the list can only have grown above it and shrunk
+       back by now). */
+    Py_ssize_t n = PyList_GET_SIZE(stack);
+    assert(n > 0 && PyList_GET_ITEM(stack, n - 1) == lazy);
+    if (PyList_SetSlice(stack, n - 1, n, NULL) < 0) {
+        Py_CLEAR(res);
+    }
+    _PyImport_ReleaseLazyStack(tstate, stack);
+    if (res == NULL) {
+        add_deferred_context(tstate, lz);
+    }
+    else if (lz->lz_value == NULL) {
+        /* Another thread may have resolved it meanwhile: keep the first
+           result so that every reader gets the same object. */
+        lz->lz_value = Py_NewRef(res);
+    }
+    else {
+        Py_SETREF(res, Py_NewRef(lz->lz_value));
+    }
+    Py_DECREF(lazy);
+    return res;
+}
+
+int
+_PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
+                             PyObject *fullname)
+{
+    PyObject *bound = _PyInterpreterState_GET()->imports.lazy.bound;
+    if (bound == NULL || PyDict_GET_SIZE(bound) == 0) {
+        return 0;
+    }
+    PyObject *package = forget_bound(fullname);
+    Py_XDECREF(package);
+    if (package != module || !PyModule_Check(module)) {
+        return 0;
+    }
+    /* A lazy import bound the name: keep what the package did with it
+       since (a value of its own, a lazy import of its own, or no value),
+       but replace the lazy binding itself. */
+    PyObject *value;
+    int r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(module), name,
+                                        &value);
+    if (r <= 0) {
+        return r < 0 ? -1 : 1;
+    }
+    r = !is_reference(value);
+    Py_DECREF(value);
+    return r;
+}
+
+/* Does the lazy import 'parent' import the module whose namespace is
+   'dict'? */
+static int
+is_own_module(PyLazyImportObject *parent, PyObject *dict)
+{
+    PyObject *modname;
+    if (PyDict_GetItemRef(dict, &_Py_ID(__name__), &modname) <= 0) {
+        return 0;
+    }
+    int r = (PyUnicode_Check(modname)
+             && PyUnicode_Compare(modname, parent->lz_fullname) == 0);
+    Py_DECREF(modname);
+    return r;
+}
+
+int
+_PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name)
+{
+    if (dict == NULL || !PyDict_Check(dict)) {
+        return 0;
+    }
+    PyObject *exc = PyErr_GetRaisedException();
+    PyObject *value = NULL;
+    int found = 0;
+    /* Only "from P import name" run by P itself, while the import system
+       checks whether P already has the attribute: any other re-entry is a
+       cycle to report. */
+    if (_PyDict_GetItemRefNoResolve(dict, name, &value) > 0
+        && PyLazyImport_CheckExact(value)
+        && LAZY(value)->lz_parent != NULL
+        && LAZY(value)->lz_globals == dict
+        && is_own_module(LAZY(LAZY(value)->lz_parent), dict))
+    {
+        PyObject *stack = _PyImport_GetLazyStack(_PyThreadState_GET());
+        if (stack != NULL) {
+            found = PySequence_Contains(stack, value) > 0;
+            _PyImport_ReleaseLazyStack(_PyThreadState_GET(), stack);
+        }
+    }
+    Py_XDECREF(value);
+    PyErr_Clear();
+    PyErr_SetRaisedException(exc);
+    return found;
+}
+
+int
+_PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
+                            PyObject **result)
+{
+    *result = NULL;
+    PyObject *dict = ((PyModuleObject *)module)->md_dict;
+    PyObject *value;
+    int r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+    if (r <= 0) {
+        return r;
+    }
+    if (!PyLazyImport_CheckExact(value)) {
+        Py_DECREF(value);
+        return 0;
+    }
+    PyObject *descr = _PyType_Lookup(Py_TYPE(module), name);
+    if (descr != NULL && Py_TYPE(descr)->tp_descr_set != NULL) {
+        Py_DECREF(value);
+        return 0;  /* a data descriptor wins, as in a generic lookup */
+    }
+    if (_PyLazyImport_IsBeingResolved(dict, name)) {
+        Py_DECREF(value);
+        return 2;
+    }
+    r = PyDict_GetItemRef(dict, name, result);
+    if (r == 0 && is_reference(value)
+        && LAZY(value)->lz_submodule == SUBMODULE_NONE)
+    {
+        /* A tentative reference found no such submodule: the name was
+           never bound.  (One that failed to import stays, so that the next
+           use retries, as any lazy import that failed.) */
+        PyObject *current;
+        r = _PyDict_GetItemRefNoResolve(dict, name, &current);
+        if (r > 0) {
+            r = (current == value) ? PyDict_Pop(dict, name, NULL) : 0;
+            Py_DECREF(current);
+        }
+        r = r < 0 ? -1 : 0;
+    }
+    Py_DECREF(value);
+    return r < 0 ? -1 : r;
+}
+
+
+/* ----- Import hooks ------------------------------------------------------- */
+
+PyObject *
+_PyLazyImport_RunImportHook(PyObject *hook, PyObject *func, PyObject *args)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)_PyThreadState_GET();
+    if (ts->lazy_imports.hooks == NULL) {
+        ts->lazy_imports.hooks = PyList_New(0);
+        if (ts->lazy_imports.hooks == NULL) {
+            return NULL;
+        }
+    }
+    PyObject *hooks = Py_NewRef(ts->lazy_imports.hooks);
+    Py_ssize_t depth = PyList_GET_SIZE(hooks);
+    if (PyList_Append(hooks, hook) < 0) {
+        Py_DECREF(hooks);
+        return NULL;
+    }
+    PyObject *res = PyObject_Call(func, args, NULL);
+    /* Drop our entry, and whatever a call that did not return normally
+       (a greenlet switch, say) left above it. */
+    PyObject *exc = PyErr_GetRaisedException();
+    if (PyList_SetSlice(hooks, depth, PyList_GET_SIZE(hooks), NULL) < 0) {
+        Py_CLEAR(res);
+        Py_CLEAR(exc);
+        exc = PyErr_GetRaisedException();
+    }
+    PyErr_SetRaisedException(exc);
+    Py_DECREF(hooks);
+    return res;
+}
+
+PyObject *
+_PyLazyImport_SkippedImportHooks(void)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)_PyThreadState_GET();
+    Py_ssize_t n = ts->lazy_imports.hooks_skipped;
+    if (n == 0 || ts->lazy_imports.hooks == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyList_GetSlice(ts->lazy_imports.hooks, 0, n);
+}
+
+
+/* ----- Finalization ----------------------------------------------------- */
+
+void
+_PyLazyImport_Fini(PyInterpreterState *interp)
+{
+    /* No more lazy imports.  The pending submodule bindings and an
+       "excluding" callable hold namespaces of modules: finalize_modules()
+       drops them before the modules, so that those namespaces and their
+       objects are destroyed with the modules. */
+    struct _lazy_import_state *state = &interp->imports.lazy;
+    state->enabled = 0;
+    Py_CLEAR(state->excluding);
+    Py_CLEAR(state->pending);
+    Py_CLEAR(state->bound);
+}
+
+void
+_PyLazyImport_ClearThreadState(PyThreadState *tstate)
+{
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
+    Py_CLEAR(ts->lazy_imports.resolving);
+    Py_CLEAR(ts->lazy_imports.hooks);
+    Py_CLEAR(ts->lazy_imports.origins);
+}
