@@ -43,19 +43,60 @@ int
 _PyImport_LazyImportsFlag(const PyConfig *config)
 {
     /* -L is stored as the -X option "lazy_imports" so that PyConfig keeps
-       its size and layout.  "all" is PEP 810's spelling of the same;
-       "verify" also checks, at exit, that every lazy import left resolves
-       (Py_RunMain()). */
+       its size and layout; PYTHON_LAZY_IMPORTS is read into the same
+       option (initconfig.c).  The last one given wins.  "all" and
+       "normal" are PEP 810's spellings; "verify" is "all" and also checks,
+       at exit, that every lazy import left resolves (Py_RunMain()). */
+    static const struct {
+        const wchar_t *value;
+        int mode;
+    } modes[] = {
+        {L"1", 1},
+        {L"all", 1},
+        {L"normal", 0},
+        {L"none", _PyImport_LAZY_IMPORTS_NONE},
+        {L"verify", _PyImport_LAZY_IMPORTS_VERIFY},
+    };
+    const size_t len = wcslen(L"lazy_imports");
+    int mode = 0;
     for (Py_ssize_t i = 0; i < config->xoptions.length; i++) {
         const wchar_t *opt = config->xoptions.items[i];
-        if (wcscmp(opt, L"lazy_imports") == 0
-            || wcscmp(opt, L"lazy_imports=1") == 0
-            || wcscmp(opt, L"lazy_imports=all") == 0)
-        {
-            return 1;
+        if (wcsncmp(opt, L"lazy_imports", len) != 0) {
+            continue;
         }
-        if (wcscmp(opt, L"lazy_imports=verify") == 0) {
-            return _PyImport_LAZY_IMPORTS_VERIFY;
+        if (opt[len] == L'\0') {
+            mode = 1;
+            continue;
+        }
+        if (opt[len] != L'=') {
+            continue;
+        }
+        mode = _PyImport_LAZY_IMPORTS_INVALID;
+        for (size_t k = 0; k < Py_ARRAY_LENGTH(modes); k++) {
+            if (wcscmp(opt + len + 1, modes[k].value) == 0) {
+                mode = modes[k].mode;
+                break;
+            }
+        }
+        if (mode == _PyImport_LAZY_IMPORTS_INVALID) {
+            break;
+        }
+    }
+    return mode;
+}
+
+int
+_PyLazyImport_Init(PyInterpreterState *interp)
+{
+    struct _lazy_import_state *state = &interp->imports.lazy;
+    int mode = _PyImport_LazyImportsFlag(_PyInterpreterState_GetConfig(interp));
+    /* PyConfig_Read() rejected an invalid value; an embedder's config
+       that skipped it gets the default. */
+    state->enabled = (mode == _PyImport_LAZY_IMPORTS_INVALID) ? 0 : mode;
+    if (state->lazy_modules == NULL) {
+        state->lazy_modules = PyUnicode_InternFromString("__lazy_modules__");
+        if (state->lazy_modules == NULL) {
+            return -1;
         }
     }
     return 0;
@@ -224,6 +265,98 @@ done:
     return r;
 }
 
+/* Tell the observer (importlib.lazy's report), if there is one, that
+   'event' happened to the import statement of 'fullname' and 'fromlist'
+   at 'addr' in 'code', run in 'globals'; 'key' identifies the statement
+   (an int) or is None.  The observer cannot fail the import: its errors
+   are reported as unraisable. */
+static void
+notify(PyInterpreterState *interp, const char *event, PyObject *key,
+       PyObject *fullname, PyObject *fromlist, PyObject *globals,
+       PyObject *code, int addr, PyObject *extra)
+{
+    PyObject *observer = interp->imports.lazy.observer;
+    if (observer == NULL) {
+        return;
+    }
+    PyObject *exc = PyErr_GetRaisedException();
+    Py_INCREF(observer);
+    PyObject *importer = NULL;
+    if (globals != NULL && PyDict_Check(globals)
+        && _PyDict_GetItemRefNoResolve(globals, &_Py_ID(__name__),
+                                       &importer) < 0)
+    {
+        PyErr_Clear();
+    }
+    PyObject *filename = Py_None;
+    int lineno = -1;
+    if (code != NULL && PyCode_Check(code)) {
+        filename = ((PyCodeObject *)code)->co_filename;
+        lineno = PyCode_Addr2Line((PyCodeObject *)code, addr);
+    }
+    PyObject *res = PyObject_CallFunction(
+        observer, "sOOOOOiO", event, key, fullname, fromlist,
+        importer ? importer : Py_None, filename, lineno,
+        extra ? extra : Py_None);
+    if (res == NULL) {
+        PyErr_FormatUnraisable("Exception ignored in the lazy imports "
+                               "observer %R", observer);
+    }
+    Py_XDECREF(res);
+    Py_XDECREF(importer);
+    Py_DECREF(observer);
+    PyErr_SetRaisedException(exc);
+}
+
+/* The statement 'lz' belongs to: a name taken from a module import
+   ("from a import b") belongs to that import. */
+static PyLazyImportObject *
+statement_of(PyLazyImportObject *lz)
+{
+    while (lz->lz_parent != NULL) {
+        lz = LAZY(lz->lz_parent);
+    }
+    return lz;
+}
+
+static void
+notify_statement(const char *event, PyLazyImportObject *lz, PyObject *extra)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    if (interp->imports.lazy.observer == NULL) {
+        return;
+    }
+    lz = statement_of(lz);
+    PyObject *key = PyLong_FromVoidPtr(lz);
+    if (key == NULL) {
+        PyErr_FormatUnraisable("Exception ignored in the lazy imports "
+                               "observer");
+        return;
+    }
+    notify(interp, event, key, lz->lz_fullname, lz->lz_fromlist,
+           lz->lz_globals, lz->lz_code, lz->lz_addr, extra);
+    Py_DECREF(key);
+}
+
+/* PEP 810: does the module of 'globals' list the module 'fullname' in its
+   __lazy_modules__ (any container, asked with "in")?  Returns 1, 0, or
+   -1 with an exception set. */
+static int
+lazy_is_listed(PyObject *key, PyObject *globals, PyObject *fullname)
+{
+    if (key == NULL) {
+        return 0;   /* finalizing */
+    }
+    PyObject *listed;
+    int r = PyDict_GetItemRef(globals, key, &listed);
+    if (r <= 0) {
+        return r;
+    }
+    r = PySequence_Contains(listed, fullname);
+    Py_DECREF(listed);
+    return r;
+}
+
 /* Called by IMPORT_NAME for an import statement that may be lazy, while
    lazy imports are enabled.  Returns a new lazy import object, None when
    the import must run now, or NULL with an exception set. */
@@ -249,21 +382,54 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
     if (ilevel == -1 && _PyErr_Occurred(tstate)) {
         return NULL;
     }
+    struct _lazy_import_state *state = &interp->imports.lazy;
+    if (state->enabled < 0) {
+        Py_RETURN_NONE;
+    }
     PyObject *fullname = lazy_absolute_name(name, globals, ilevel);
     if (fullname == NULL || fullname == Py_None) {
         return fullname;
     }
-    PyObject *excluding = interp->imports.lazy.excluding;
+    const char *eager = NULL;   /* why the statement runs now */
+    int r;
+    if (state->enabled == 0) {
+        /* Not -L: only the imports that the module lists in
+           __lazy_modules__ (PEP 810). */
+        r = lazy_is_listed(state->lazy_modules, globals, fullname);
+        if (r <= 0) {
+            goto eager;
+        }
+    }
+    PyObject *excluding = state->excluding;
     if (excluding != NULL) {
         Py_INCREF(excluding);
-        int r = lazy_is_excluded(excluding, fullname, fromlist);
+        r = lazy_is_excluded(excluding, fullname, fromlist);
         Py_DECREF(excluding);
         if (r != 0) {
-            Py_DECREF(fullname);
-            if (r < 0) {
-                return NULL;
-            }
-            Py_RETURN_NONE;
+            eager = "excluding";
+            goto eager;
+        }
+    }
+    PyObject *filter = state->filter;
+    if (filter != NULL) {
+        /* sys.set_lazy_imports_filter() (PEP 810): filter(importer, name,
+           fromlist) says whether the import may be lazy. */
+        PyObject *importer;
+        r = PyDict_GetItemRef(globals, &_Py_ID(__name__), &importer);
+        if (r >= 0) {
+            Py_INCREF(filter);
+            PyObject *args[3] = {importer ? importer : Py_None, fullname,
+                                 fromlist};
+            PyObject *res = PyObject_Vectorcall(filter, args, 3, NULL);
+            Py_DECREF(filter);
+            Py_XDECREF(importer);
+            r = (res == NULL) ? -1 : PyObject_IsTrue(res);
+            Py_XDECREF(res);
+            r = (r < 0) ? -1 : !r;
+        }
+        if (r != 0) {
+            eager = "filter";
+            goto eager;
         }
     }
     /* The import system's own package is always imported eagerly: import
@@ -275,15 +441,16 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
                                      0, 9, -1) == 1
                  && (PyUnicode_GET_LENGTH(fullname) == 9
                      || PyUnicode_READ_CHAR(fullname, 9) == '.'));
-    if (!ready) {
+    if (ready) {
+        eager = "import system";
+    }
+    else {
         ready = lazy_from_is_ready(tstate, fullname, fromlist, builtins);
+        eager = "names bound";
     }
     if (ready != 0) {
-        Py_DECREF(fullname);
-        if (ready < 0) {
-            return NULL;
-        }
-        Py_RETURN_NONE;
+        r = ready;
+        goto eager;
     }
     PyObject *lazy = _PyLazyImport_New(name, fullname, fromlist, level,
                                        globals, locals, builtins,
@@ -304,7 +471,27 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
                            PyCode_Addr2Line(co, addr));
     }
     Py_DECREF(fullname);
+    notify_statement("deferred", LAZY(lazy), NULL);
     return lazy;
+
+eager:
+    /* r is 1 (the statement runs now), 0 (not listed in __lazy_modules__:
+       runs now, as any import does by default) or -1 (an error). */
+    if (r > 0 && eager != NULL && state->observer != NULL) {
+        PyObject *reason = PyUnicode_FromString(eager);
+        if (reason == NULL) {
+            Py_DECREF(fullname);
+            return NULL;
+        }
+        notify(interp, "eager", Py_None, fullname, fromlist, globals, code,
+               addr, reason);
+        Py_DECREF(reason);
+    }
+    Py_DECREF(fullname);
+    if (r < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 /* The list of lazy imports the current thread is resolving.  It lives in
@@ -358,7 +545,7 @@ int
 PyImport_IsLazyImportsEnabled(void)
 {
     PyInterpreterState *interp = _PyInterpreterState_GET();
-    return interp->imports.lazy.enabled;
+    return interp->imports.lazy.enabled > 0;
 }
 
 PyObject *
@@ -377,7 +564,7 @@ PyImport_SetLazyImports(PyObject *enabled, PyObject *excluding)
     }
     PyObject *old = interp->imports.lazy.excluding;
     PyObject *res = PyTuple_Pack(2,
-                                 interp->imports.lazy.enabled
+                                 interp->imports.lazy.enabled > 0
                                      ? Py_True : Py_False,
                                  old ? old : Py_None);
     if (res == NULL) {
@@ -387,6 +574,74 @@ PyImport_SetLazyImports(PyObject *enabled, PyObject *excluding)
     interp->imports.lazy.excluding = Py_XNewRef(excluding);
     Py_XDECREF(old);
     return res;
+}
+
+/* sys.set_lazy_imports() and sys.get_lazy_imports() (PEP 810): the same
+   state as importlib.set_lazy_imports()'s "enabled", spelled "all" (-L),
+   "normal" (only what __lazy_modules__ lists) or "none". */
+static const char * const lazy_mode_names[] = {"none", "normal", "all"};
+
+int
+_PyLazyImport_SetMode(PyObject *mode)
+{
+    if (!PyUnicode_Check(mode)) {
+        PyErr_Format(PyExc_TypeError,
+                     "lazy imports mode must be a str, not %T", mode);
+        return -1;
+    }
+    for (int i = 0; i < (int)Py_ARRAY_LENGTH(lazy_mode_names); i++) {
+        if (PyUnicode_EqualToUTF8(mode, lazy_mode_names[i])) {
+            _PyInterpreterState_GET()->imports.lazy.enabled = i - 1;
+            return 0;
+        }
+    }
+    PyErr_Format(PyExc_ValueError,
+                 "lazy imports mode must be 'all', 'normal' or 'none', "
+                 "not %R", mode);
+    return -1;
+}
+
+PyObject *
+_PyLazyImport_GetMode(void)
+{
+    int enabled = _PyInterpreterState_GET()->imports.lazy.enabled;
+    int i = enabled < 0 ? 0 : enabled == 0 ? 1 : 2;
+    return PyUnicode_FromString(lazy_mode_names[i]);
+}
+
+int
+_PyLazyImport_SetFilter(PyObject *filter)
+{
+    if (filter != Py_None && !PyCallable_Check(filter)) {
+        PyErr_Format(PyExc_TypeError,
+                     "lazy imports filter must be callable or None, not %T",
+                     filter);
+        return -1;
+    }
+    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    Py_XSETREF(state->filter, filter == Py_None ? NULL : Py_NewRef(filter));
+    return 0;
+}
+
+PyObject *
+_PyLazyImport_GetFilter(void)
+{
+    PyObject *filter = _PyInterpreterState_GET()->imports.lazy.filter;
+    return Py_NewRef(filter ? filter : Py_None);
+}
+
+PyObject *
+_PyLazyImport_SetObserver(PyObject *observer)
+{
+    if (observer != Py_None && !PyCallable_Check(observer)) {
+        PyErr_Format(PyExc_TypeError,
+                     "observer must be callable or None, not %T", observer);
+        return NULL;
+    }
+    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    PyObject *old = state->observer;
+    state->observer = (observer == Py_None) ? NULL : Py_NewRef(observer);
+    return old ? old : Py_None;   /* the reference the state held */
 }
 
 
@@ -1335,7 +1590,14 @@ _PyLazyImport_Resolve(PyObject *lazy)
     }
     Py_ssize_t skipped = enter_resolution(tstate);
     Py_ssize_t origin = push_origin(tstate, lazy);
+    int observed = (tstate->interp->imports.lazy.observer != NULL);
+    if (observed) {
+        notify_statement("resolving", lz, lz->lz_parent ? lz->lz_name : NULL);
+    }
     PyObject *res = origin < 0 ? NULL : resolve(lz);
+    if (observed) {
+        notify_statement("resolved", lz, res ? Py_True : Py_False);
+    }
     pop_origin(tstate, origin);
     leave_resolution(tstate, skipped);
     /* Pop our entry (the list can only have grown above it and shrunk
@@ -1533,6 +1795,9 @@ _PyLazyImport_Fini(PyInterpreterState *interp)
     struct _lazy_import_state *state = &interp->imports.lazy;
     state->enabled = 0;
     Py_CLEAR(state->excluding);
+    Py_CLEAR(state->filter);
+    Py_CLEAR(state->observer);
+    Py_CLEAR(state->lazy_modules);
     Py_CLEAR(state->pending);
     Py_CLEAR(state->bound);
 }

@@ -8,6 +8,7 @@ extern "C" {
 #  error "this header requires Py_BUILD_CORE define"
 #endif
 
+#include "pycore_interp.h"        // PyInterpreterState.imports
 #include "pycore_tstate.h"        // _PyThreadStateImpl
 
 /* Lazy imports (PEP 690).
@@ -127,6 +128,41 @@ extern PyObject * _PyLazyImport_SkippedImportHooks(void);
 /* Is 'excluding' a valid value for importlib.set_lazy_imports()?  Returns 0,
    or -1 with TypeError set. */
 extern int _PyLazyImport_CheckExcluding(PyObject *excluding);
+
+/* Initialize the interpreter's lazy import state from its config.  Returns
+   0, or -1 with an exception set. */
+extern int _PyLazyImport_Init(PyInterpreterState *interp);
+
+/* May an import statement of module-level code running in 'globals' be
+   lazy?  Under -L, or when the module defines __lazy_modules__ (PEP 810):
+   _PyImport_LazyImportName() decides.  Inline, for IMPORT_NAME_LAZY: a
+   module without __lazy_modules__ costs one lookup. */
+static inline int
+_PyLazyImport_MayDefer(PyThreadState *tstate, PyObject *globals)
+{
+    struct _lazy_import_state *state = &tstate->interp->imports.lazy;
+    if (state->enabled != 0) {
+        return state->enabled > 0;
+    }
+    if (state->lazy_modules == NULL || !PyDict_Check(globals)) {
+        return 0;
+    }
+    /* An error is left to the decision, which looks again. */
+    return PyDict_Contains(globals, state->lazy_modules) != 0;
+}
+
+/* sys.set_lazy_imports(mode) and sys.get_lazy_imports() (PEP 810). */
+extern int _PyLazyImport_SetMode(PyObject *mode);
+extern PyObject * _PyLazyImport_GetMode(void);
+
+/* sys.set_lazy_imports_filter() and sys.get_lazy_imports_filter(). */
+extern int _PyLazyImport_SetFilter(PyObject *filter);
+extern PyObject * _PyLazyImport_GetFilter(void);
+
+/* Set the callable told of deferrals, eager imports and resolutions
+   (importlib.lazy's report), or None.  Returns the previous one (a new
+   reference, None if there was none), or NULL with an exception set. */
+extern PyObject * _PyLazyImport_SetObserver(PyObject *observer);
 
 /* Drop the interpreter's lazy import state (finalization). */
 extern void _PyLazyImport_Fini(PyInterpreterState *interp);
