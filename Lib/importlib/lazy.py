@@ -257,6 +257,11 @@ class _Recorder:
             kept.append(record)
         statements = kept
         for record in statements:
+            if (record['verdict'] is not None and not record['fromlist']
+                    and record['module'] not in loaded):
+                # "import a.b" whose name a was used for something else:
+                # the module a.b itself never was.
+                record['verdict'] = None
             if record['verdict'] is None:
                 record['verdict'] = 'never used'
                 record['loaded_anyway'] = record['module'] in loaded
