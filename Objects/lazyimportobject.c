@@ -4,6 +4,7 @@
 #include "Python.h"
 #include "pycore_lazyimport.h"
 #include "pycore_object.h"        // _PyObject_GC_TRACK()
+#include "pycore_pystate.h"       // _PyInterpreterState_GET()
 
 #define LAZY(op) ((PyLazyImportObject *)(op))
 
@@ -29,6 +30,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_addr = addr;
     lz->lz_submodule = 0;
     lz->lz_value = NULL;
+    lz->lz_serial = ++_PyInterpreterState_GET()->imports.lazy.serial;
     _PyObject_GC_TRACK(lz);
     return (PyObject *)lz;
 }

@@ -327,7 +327,7 @@ notify_statement(const char *event, PyLazyImportObject *lz, PyObject *extra)
         return;
     }
     lz = statement_of(lz);
-    PyObject *key = PyLong_FromVoidPtr(lz);
+    PyObject *key = PyLong_FromSsize_t(lz->lz_serial);
     if (key == NULL) {
         PyErr_FormatUnraisable("Exception ignored in the lazy imports "
                                "observer");

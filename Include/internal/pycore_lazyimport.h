@@ -40,6 +40,8 @@ typedef struct {
                                    module import: nonzero for a reference
                                    to a submodule bound in its package */
     PyObject *lz_value;         /* the result, once resolved */
+    Py_ssize_t lz_serial;       /* identifies its statement to the observer
+                                   (addresses are reused) */
 } PyLazyImportObject;
 
 extern PyTypeObject _PyLazyImport_Type;
