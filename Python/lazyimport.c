@@ -51,7 +51,6 @@ _PyImport_LazyImportsFlag(const PyConfig *config)
         const wchar_t *value;
         int mode;
     } modes[] = {
-        {L"1", 1},
         {L"all", 1},
         {L"normal", 0},
         {L"none", _PyImport_LAZY_IMPORTS_NONE},
@@ -1738,6 +1737,35 @@ _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
     return r < 0 ? -1 : r;
 }
 
+
+int
+_PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
+                             PyObject *name)
+{
+    if (!PyDict_CheckExact(locals) || !PyModule_CheckExact(module)) {
+        return 0;
+    }
+    PyObject *dict = ((PyModuleObject *)module)->md_dict;
+    if (dict == NULL || !_PyDict_MayHoldLazyImports(dict)) {
+        return 0;
+    }
+    PyObject *value;
+    int r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+    if (r <= 0) {
+        return r;
+    }
+    if (!PyLazyImport_CheckExact(value)
+        /* Not bound yet while this thread resolves it: the generic path
+           reports it missing, as during an eager import. */
+        || _PyLazyImport_IsBeingResolved(dict, name))
+    {
+        Py_DECREF(value);
+        return 0;
+    }
+    r = _PyDict_SetLazyItem(locals, name, value);
+    Py_DECREF(value);
+    return r < 0 ? -1 : 1;
+}
 
 /* ----- Import hooks ------------------------------------------------------- */
 

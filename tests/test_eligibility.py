@@ -271,17 +271,22 @@ def test_r9_exec_with_separate_locals_is_eager(tree):
 
 
 def test_r9_star_import_sees_registered_submodules(tree, lazy):
-    """`from pkg import *` (no __all__) is eager and sees the submodules
-    that pkg's own `import pkg.sub` would have set."""
+    """`from pkg import *` (no __all__) imports pkg eagerly and sees the
+    submodules that pkg's own `import pkg.sub` binds; under -L they stay
+    lazy in the importing module (rule 21)."""
     tree.write({
         "pkg/__init__.py": "import pkg.sub\nvalue = 1",
         "pkg/sub.py": 'print("exec", __name__)',
         "main.py": """
             from pkg import *
             print(sorted(name for name in dir() if not name.startswith("_")))
+            sub
         """})
     result = tree.run(lazy=lazy).ok()
-    assert result.lines == ["exec pkg.sub", "['pkg', 'sub', 'value']"]
+    if lazy:
+        assert result.lines == ["['pkg', 'sub', 'value']", "exec pkg.sub"]
+    else:
+        assert result.lines == ["exec pkg.sub", "['pkg', 'sub', 'value']"]
 
 
 # Rule 10 --------------------------------------------------------------------

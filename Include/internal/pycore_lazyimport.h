@@ -119,6 +119,13 @@ _PyLazyImport_IsResolving(PyThreadState *tstate)
 /* Is dict[name] a lazy import that the current thread is resolving? */
 extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);
 
+/* "from module import *" binding 'name' in 'locals': if the name is a lazy
+   import in the module, bind the same lazy import, unresolved.  Returns 1
+   when it did, 0 when the caller reads the attribute as usual, or -1 with
+   an exception set. */
+extern int _PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
+                                        PyObject *name);
+
 /* The import system calls finders and path hooks through this (see
    _imp._run_import_hook()): call func(*args) on behalf of 'hook'. */
 extern PyObject * _PyLazyImport_RunImportHook(PyObject *hook, PyObject *func,

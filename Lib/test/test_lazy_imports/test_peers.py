@@ -420,10 +420,7 @@ class CinderScenarioTests(PeerTestCase):
         self.assert_output(code, {EAGER: ["True True", "False"],
                                   LAZY: ["True True", "True"]}, files=META)
 
-    # Cinder: dict_tests.  Not yet: "|" and update() resolve the lazy
-    # values of their source (the guide says so) where rule 21 wants them
-    # carried.
-    @unittest.expectedFailure
+    # Cinder: dict_tests.
     def test_copies_and_merges_carry_lazy_values(self):
         # Rule 21: copy(), | and update() carry lazy values unresolved;
         # reading the values of one copy resolves that copy only.
@@ -509,9 +506,7 @@ class CinderScenarioTests(PeerTestCase):
         """, ["False", "True", "True", "False", "False"], files=META,
             modes=[EAGER])
 
-    # Cinder: from_import_star.  Not yet: "from m import *" resolves the
-    # names it copies (the guide says so) where rule 21 wants them carried.
-    @unittest.expectedFailure
+    # Cinder: from_import_star.
     def test_star_import_keeps_names_lazy(self):
         # Rule 21: the names bound by "from m import *" stay lazy where
         # they are lazy in m.
