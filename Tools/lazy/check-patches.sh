@@ -37,5 +37,21 @@ if ! diff -r "$top/patches" "$work/out" >"$work/diff"; then
     head -40 "$work/diff" >&2
     status=1
 fi
+# Every patch says where it comes from and why it is not sent upstream
+# (DEP-3 trailers, as Debian's quilt series have), and its subject fits in
+# 72 characters.
+for patch in "$top"/patches/*.patch; do
+    for field in Origin Forwarded; do
+        if ! grep -q "^$field: " "$patch"; then
+            echo "check-patches: $(basename "$patch") has no $field: trailer" >&2
+            status=1
+        fi
+    done
+    subject=$(git mailinfo /dev/null /dev/null <"$patch" | sed -n 's/^Subject: //p')
+    if [ "${#subject}" -gt 72 ]; then
+        echo "check-patches: $(basename "$patch"): subject longer than 72 characters" >&2
+        status=1
+    fi
+done
 [ $status = 0 ] && echo "check-patches: OK ($(grep -vc '^#' "$top/patches/series") patches round-trip)"
 exit $status

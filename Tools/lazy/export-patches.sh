@@ -16,6 +16,7 @@ tmp=$(mktemp -d)
 git -C "$src" -c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicprefix=false \
     -c diff.renames=true -c diff.algorithm=myers -c format.signature= \
     format-patch -q --zero-commit --no-signature --no-numbered --abbrev=12 \
+    --filename-max-length=100 \
     -o "$tmp" upstream..HEAD
 series_tmp="$tmp/series"
 {
