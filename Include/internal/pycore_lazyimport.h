@@ -142,18 +142,28 @@ extern int _PyLazyImport_CheckExcluding(PyObject *excluding);
    0, or -1 with an exception set. */
 extern int _PyLazyImport_Init(PyInterpreterState *interp);
 
-/* May an import statement of module-level code running in 'globals' be
-   lazy?  Under -L, or when the module defines __lazy_modules__ (PEP 810):
-   _PyImport_LazyImportName() decides.  Inline, for IMPORT_NAME_LAZY: a
-   module without __lazy_modules__ costs one lookup. */
+/* A bit of co_flags, internal like CO_NO_MONITORING_EVENTS: set, when the
+   code object is created, on module and class body code whose co_names
+   include "__lazy_modules__" (PEP 810), so that the imports of every other
+   module never look the name up. */
+#define CO_LAZY_MODULES 0x4000000
+
+/* May an import statement of module-level code ('code', running in
+   'globals') be lazy?  Under -L, or when the module defines
+   __lazy_modules__ (PEP 810): _PyImport_LazyImportName() decides.  Inline,
+   for IMPORT_NAME_LAZY: a module whose code does not name
+   __lazy_modules__ pays one test of a flag. */
 static inline int
-_PyLazyImport_MayDefer(PyThreadState *tstate, PyObject *globals)
+_PyLazyImport_MayDefer(PyThreadState *tstate, PyCodeObject *code,
+                       PyObject *globals)
 {
     struct _lazy_import_state *state = &tstate->interp->imports.lazy;
     if (state->enabled != 0) {
         return state->enabled > 0;
     }
-    if (state->lazy_modules == NULL || !PyDict_Check(globals)) {
+    if (!(code->co_flags & CO_LAZY_MODULES)
+        || state->lazy_modules == NULL || !PyDict_Check(globals))
+    {
         return 0;
     }
     /* An error is left to the decision, which looks again. */
