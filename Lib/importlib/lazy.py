@@ -51,6 +51,8 @@ class _Recorder:
         self.stacks = {}            # thread id -> stack of open events
         self.lock = threading.RLock()
         self.tracemalloc = None
+        # Time spent in the recorder itself, left out of the inclusive times.
+        self.overhead = 0.0
 
     # -- helpers
 
@@ -104,6 +106,15 @@ class _Recorder:
 
     def observe(self, event, key, name, fromlist, importer, filename, lineno,
                 extra):
+        began = time.perf_counter()
+        try:
+            self._observe(event, key, name, fromlist, importer, filename,
+                          lineno, extra)
+        finally:
+            self.overhead += time.perf_counter() - began
+
+    def _observe(self, event, key, name, fromlist, importer, filename,
+                 lineno, extra):
         with self.lock:
             if event == 'deferred':
                 self.statements[key] = {
@@ -132,7 +143,7 @@ class _Recorder:
                         'memory_kib': 0.0, 'error': None,
                     }
                 self._stack().append(('resolve', key, time.perf_counter(),
-                                      self._memory()))
+                                      self._memory(), self.overhead))
                 if record['used_at'] is None:
                     frame = self._user_frame(sys._getframe(1))
                     record['used_at'] = self._where(frame)
@@ -142,11 +153,12 @@ class _Recorder:
             elif event == 'resolved':
                 stack = self._stack()
                 if stack and stack[-1][0] == 'resolve' and stack[-1][1] == key:
-                    _, _, start, memory = stack.pop()
+                    _, _, start, memory, overhead = stack.pop()
                     record = self.statements.get(key)
                     if record is not None:
-                        record['time_ms'] += (time.perf_counter()
-                                              - start) * 1e3
+                        record['time_ms'] += (time.perf_counter() - start
+                                              - (self.overhead - overhead)
+                                              ) * 1e3
                         record['memory_kib'] += (self._memory()
                                                  - memory) / 1024
                         if not extra and record['error'] is None:
@@ -170,11 +182,15 @@ class _Recorder:
         recorder = self
 
         def _find_and_load(name, import_):
+            began = time.perf_counter()
             record = recorder._load_started(name)
+            recorder.overhead += time.perf_counter() - began
             try:
                 return original(name, import_)
             finally:
+                began = time.perf_counter()
                 recorder._load_finished(record)
+                recorder.overhead += time.perf_counter() - began
 
         bootstrap._find_and_load = _find_and_load
 
@@ -183,6 +199,7 @@ class _Recorder:
             stack = self._stack()
             parent = stack[-1] if stack else None
             record = {'module': name, 'cause': None, 'reason': None,
+                      'nested': any(e[0] == 'load' for e in stack),
                       'file': None, 'line': None, 'importer': None,
                       'time_ms': 0.0, 'memory_kib': 0.0,
                       'thread': threading.current_thread().name}
@@ -220,7 +237,7 @@ class _Recorder:
             index = len(self.loads)
             self.loads.append(record)
             stack.append(('load', name, time.perf_counter(), self._memory(),
-                          index))
+                          index, self.overhead))
             return index
 
     def _load_finished(self, index):
@@ -230,7 +247,8 @@ class _Recorder:
                 entry = stack.pop()
                 if entry[0] == 'load' and entry[4] == index:
                     record = self.loads[index]
-                    record['time_ms'] = (time.perf_counter() - entry[2]) * 1e3
+                    record['time_ms'] = (time.perf_counter() - entry[2]
+                                         - (self.overhead - entry[5])) * 1e3
                     record['memory_kib'] = (self._memory() - entry[3]) / 1024
                     break
 
@@ -272,6 +290,8 @@ class _Recorder:
         for record in self.loads:
             if record['module'] in seen or record['module'] not in loaded:
                 continue
+            if record['file'] in (_THIS_FILE, '<frozen runpy>'):
+                continue    # the recorder's own imports
             seen.add(record['module'])
             loads.append(record)
         never = {r['module'] for r in statements
@@ -287,9 +307,15 @@ class _Recorder:
         }
 
 
+_exception_tables = {}      # code object -> its parsed exception table
+
+
 def _innermost_handler(code, offset):
+    table = _exception_tables.get(code)
+    if table is None:
+        table = _exception_tables[code] = dis._parse_exception_table(code)
     best = None
-    for entry in dis.Bytecode(code).exception_entries:
+    for entry in table:
         if entry.start <= offset < entry.end:
             if best is None or entry.end - entry.start < best.end - best.start:
                 best = entry
@@ -297,44 +323,41 @@ def _innermost_handler(code, offset):
 
 
 def _eager_reason(frame):
-    """Why the import that 'frame' is running now is eager."""
+    """Why the import that 'frame' is running now is eager.  Reads the
+    bytecode at the frame's instruction (cheaply: it runs for every eager
+    module load of the program)."""
     if frame is None:
         return 'C code'
     code = frame.f_code
     offset = frame.f_lasti
-    try:
-        instructions = {i.offset: i for i in dis.get_instructions(code)}
-    except Exception:
-        return 'unknown'
-    instruction = instructions.get(offset)
-    if instruction is None or instruction.opname not in ('IMPORT_NAME',
-                                                         'IMPORT_NAME_LAZY'):
+    raw = code.co_code
+    op = raw[offset] if 0 <= offset < len(raw) else None
+    if op not in (dis.opmap['IMPORT_NAME'], dis.opmap.get('IMPORT_NAME_LAZY')):
         if frame.f_code.co_filename.endswith('importlib' + os.sep
                                              + '__init__.py'):
             return 'importlib.import_module()'
         return 'C code or __import__()'
-    if instruction.opname == 'IMPORT_NAME_LAZY':
+    if op == dis.opmap.get('IMPORT_NAME_LAZY'):
         return 'excluding or filter'
     if code.co_flags & 0x1:     # CO_OPTIMIZED: a function
         return 'function'
     if frame.f_locals is not frame.f_globals:
         return 'class body'
-    following = [instructions.get(offset + 2 * k) for k in (1, 2, 3)]
-    if any(i is not None and i.opname == 'CALL_INTRINSIC_1'
-           and i.argrepr == 'INTRINSIC_IMPORT_STAR' for i in following):
+    if (offset + 3 < len(raw) and raw[offset + 2] == dis.opmap['CALL_INTRINSIC_1']
+            and raw[offset + 3] == 2):     # INTRINSIC_IMPORT_STAR
         return 'star import'
     handler = _innermost_handler(code, offset)
     if handler is not None:
-        target = [i for i in dis.get_instructions(code)
-                  if handler.target <= i.offset < handler.target + 8]
-        if any(i.opname == 'WITH_EXCEPT_START' for i in target):
+        target = raw[handler.target:handler.target + 8:2]
+        if dis.opmap['WITH_EXCEPT_START'] in target:
             line = _with_line(code, handler.start)
             source = linecache.getline(code.co_filename, line) if line else ''
             if 'eager_imports' in source:
                 return 'eager_imports()'
             return 'with'
         return 'try'
-    if instruction.argval == '__future__':
+    names = code.co_names
+    if raw[offset + 1] < len(names) and names[raw[offset + 1]] == '__future__':
         return '__future__'
     return 'unknown'
 
@@ -351,35 +374,40 @@ def _with_line(code, start):
 
 def _record_main(args):
     """Child side of report and check: run the program, write a record."""
-    parser = argparse.ArgumentParser(prog='importlib.lazy _record')
-    parser.add_argument('--out', required=True)
-    parser.add_argument('--excluding', default=None)
-    parser.add_argument('--effects', action='store_true')
-    parser.add_argument('--no-observe', action='store_true')
-    parser.add_argument('target', nargs=argparse.REMAINDER)
-    options = parser.parse_args(args)
-    target = options.target
-    if target and target[0] == '--':
-        target = target[1:]
-
-    # What the recorder itself uses is imported now, so that neither its
-    # own imports nor lazy names of its own show in the record.
-    import atexit, importlib, linecache, runpy, tokenize, tracemalloc
-    import pkgutil, traceback
-    importlib.resolve_lazy_imports(globals())
-    for module in (importlib, linecache, runpy, json, dis, threading):
+    # Parsed by hand, and nothing imported that the recorder does not
+    # need: what the recorder imports is loaded before the program runs.
+    out = excluding = None
+    effects_wanted, observe = False, True
+    while args and args[0] != '--':
+        option = args.pop(0)
+        if option == '--out':
+            out = args.pop(0)
+        elif option == '--excluding':
+            excluding = [m for m in args.pop(0).split(',') if m]
+        elif option == '--effects':
+            effects_wanted = True
+        elif option == '--no-observe':
+            observe = False
+        else:
+            raise SystemExit(f'importlib.lazy _record: unknown {option}')
+    target = args[1:]
+    import atexit, importlib, runpy, tracemalloc
+    # _eager_reason() reads bytecode and source lines while the program
+    # runs: resolve what it uses now.
+    for module in (dis, linecache, threading, time, os):
         importlib.resolve_lazy_imports(module)
     dis.get_instructions(_record_main)
+    linecache.getline(_THIS_FILE, 1)
 
     recorder = None
     effects = None
-    if options.excluding is not None:
+    if excluding is not None:
         importlib.set_lazy_imports(_imp._is_lazy_imports_enabled(),
-                                   excluding=json.loads(options.excluding))
-    if options.effects:
+                                   excluding=excluding)
+    if effects_wanted:
         effects = _Effects()
         effects.install()
-    if not options.no_observe:
+    if observe:
         recorder = _Recorder()
         recorder.tracemalloc = tracemalloc
         tracemalloc.start()
@@ -396,7 +424,7 @@ def _record_main(args):
                         'modules_loaded': sorted(sys.modules)})
         if effects is not None:
             result['effects'] = effects.snapshot()
-        with open(options.out, 'w', encoding='utf-8') as file:
+        with open(out, 'w', encoding='utf-8') as file:
             json.dump(result, file, default=repr)
 
     atexit.register(finish)     # first registered: runs last
@@ -416,6 +444,7 @@ def _record_main(args):
         if not isinstance(code, int) and code is not None:
             print(code, file=sys.stderr)
     except BaseException:
+        import traceback
         traceback.print_exc()
         status = 1
     sys.exit(status)
@@ -575,8 +604,7 @@ def _format_report(result, limit):
     at_import = verdicts.get('used at import time', [])
     later = verdicts.get('used later', [])
     total_time = sum(r['time_ms'] for r in result['loads']
-                     if not r['reason'] or not r['reason'].startswith(
-                         'needed by'))
+                     if not r.get('nested'))
     w('Lazy imports report: ' + ' '.join(result['command']) + '\n')
     w(f"  exit status {result['exit_status']}; "
       f"{len(result['modules_loaded'])} modules loaded "
@@ -672,7 +700,7 @@ class _Run:
             out = os.path.join(tmp, 'record.json')
             extra = ['--effects']
             if excluding is not None:
-                extra += ['--excluding', json.dumps(sorted(excluding))]
+                extra += ['--excluding', ','.join(sorted(excluding))]
             process = _run_child(target, lazy=lazy, out=out, extra=extra,
                                  capture=True)
             try:
@@ -704,10 +732,15 @@ class _Run:
                 found.append((stream, _first_difference(mine, theirs)))
         mine = {e[:2]: e for e in self.effects}
         theirs = {e[:2]: e for e in other.effects}
+        both = self.loaded & other.loaded
+        # A registration made by a module that both runs loaded happened in
+        # both, if only before the recorder was installed in one of them.
         for key in sorted(mine.keys() - theirs.keys()):
-            found.append(('missing with -L', mine[key]))
+            if mine[key][2] not in both:
+                found.append(('missing with -L', mine[key]))
         for key in sorted(theirs.keys() - mine.keys()):
-            found.append(('only with -L', theirs[key]))
+            if theirs[key][2] not in both:
+                found.append(('only with -L', theirs[key]))
         return found
 
 
