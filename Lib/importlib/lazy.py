@@ -734,12 +734,18 @@ class _Run:
         theirs = {e[:2]: e for e in other.effects}
         both = self.loaded & other.loaded
         # A registration made by a module that both runs loaded happened in
-        # both, if only before the recorder was installed in one of them.
+        # both, if only before the recorder was installed in one of them;
+        # the standard library's own (numbers registering int) are not the
+        # application's side effects.
+        def counts(effect):
+            module = effect[2]
+            return (module not in both and (module or '').partition('.')[0]
+                    not in sys.stdlib_module_names)
         for key in sorted(mine.keys() - theirs.keys()):
-            if mine[key][2] not in both:
+            if counts(mine[key]):
                 found.append(('missing with -L', mine[key]))
         for key in sorted(theirs.keys() - mine.keys()):
-            if theirs[key][2] not in both:
+            if counts(theirs[key]):
                 found.append(('only with -L', theirs[key]))
         return found
 
@@ -880,10 +886,25 @@ def check(target, *, json_file=None, max_runs=24, stream=None):
         runs += 1
         confirmed = _agrees(eager, confirm)
     if not confirmed and unexplained:
-        candidates = (eager.loaded - lazy.loaded) | set(excluding)
-        subset, used = _narrow(target, eager, candidates,
-                               max(0, max_runs - runs), w)
-        runs += used
+        # First the imports that -L deferred and never ran, the program's
+        # own first; then every module only the eager run loaded.
+        only_eager = eager.loaded - lazy.loaded
+        roots = set(excluding)
+        for record in lazy.record.get('deferred', ()):
+            if record.get('verdict') != 'never used':
+                continue
+            names = [record['module']] + [
+                f"{record['module']}.{n}" for n in record.get('fromlist') or ()]
+            roots.update(n for n in names if n in only_eager)
+        subset = None
+        for candidates in (roots, only_eager | set(excluding)):
+            if not candidates:
+                continue
+            subset, used = _narrow(target, eager, candidates,
+                                   max(0, max_runs - runs), w)
+            runs += used
+            if subset is not None:
+                break
         if subset is not None:
             for module in subset:
                 excluding.setdefault(
