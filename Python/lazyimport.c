@@ -1762,6 +1762,25 @@ _PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
         Py_DECREF(value);
         return 0;
     }
+    /* A name the module takes from the importing module itself ("from pkg
+       import x" in pkg.sub, then "from pkg.sub import *" in pkg) would
+       read itself once copied there: the generic path resolves it now, as
+       the eager statement had it. */
+    PyObject *importer;
+    r = PyDict_GetItemRef(locals, &_Py_ID(__name__), &importer);
+    if (r < 0) {
+        Py_DECREF(value);
+        return -1;
+    }
+    PyLazyImportObject *statement = statement_of(LAZY(value));
+    int own = (importer != NULL && PyUnicode_Check(importer)
+               && statement->lz_fromlist != Py_None
+               && PyUnicode_Compare(statement->lz_fullname, importer) == 0);
+    Py_XDECREF(importer);
+    if (own) {
+        Py_DECREF(value);
+        return 0;
+    }
     r = _PyDict_SetLazyItem(locals, name, value);
     Py_DECREF(value);
     return r < 0 ? -1 : 1;

@@ -193,6 +193,22 @@ class EagerOrderTests(LazyImportsTestCase):
                 result = self.run_code(code, lazy=lazy, files=files)
                 self.assert_lines(result, [expected])
 
+    def test_star_import_of_a_name_taken_from_the_importer(self):
+        # Contract rule 21: "from pkg.util import *" in pkg copies the names
+        # that are lazy in pkg.util, except one that pkg.util takes from
+        # pkg itself ("from pkg import sub"): copied into pkg it would read
+        # itself (nltk's "from nltk import redos" in nltk.util).
+        self.check_same("""
+            import pkg
+            print(pkg.Tok.value, type(pkg.sub).__name__)
+        """, {"pkg/__init__.py": ("from pkg.util import *\n"
+                                  "from pkg.tok import Tok\n"),
+              "pkg/util.py": "from pkg import sub\n",
+              "pkg/sub.py": "import pkg.util\nVALUE = 1\n",
+              "pkg/tok.py": ("from pkg import sub\n"
+                             "class Tok:\n    value = sub.VALUE\n")},
+            ["1 module"])
+
     def test_from_import_of_a_name_served_by_getattr(self):
         self.check_same("""
             from pkg import dynamic
