@@ -1,4 +1,4 @@
-# Benchmark targets (issue 6): bench-micro, bench-startup, bench-pyperformance.
+# Benchmark targets: bench-micro, bench-startup, bench-pyperformance.
 # Not part of make test.  Results go to $(BUILD)/bench; see bench/README.rst.
 
 BENCH := $(BUILD)/bench

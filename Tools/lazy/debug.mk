@@ -1,4 +1,4 @@
-# Debug and sanitizer targets (issue 5): pydebug build + refleaks, ASAN build,
+# Debug and sanitizer targets: pydebug build + refleaks, ASAN build,
 # thread stress, real binary wheels.  make test builds `debug` and runs the
 # fork's own suite with -R 3:3 on it; the other targets are not part of it.
 #
@@ -42,9 +42,9 @@ ASAN_TESTS ?= test_lazy_imports test_dict
 asan-test: asan
 	@sh $(T)/asan-test.sh $(PY_ASAN) $(REPORTS)/asan $(ASAN_TESTS)
 
-# Thread stress of lazy import resolution (tests/test_stress.py, SPEC rule
-# 27) with many more trials than make test runs; STRESS_SECONDS bounds each
-# kind's run time.  Uses the existing $(PY_LAZY) (built when missing).
+# Thread stress of lazy import resolution (tests/test_stress.py, contract
+# rule 27) with many more trials than make test runs; STRESS_SECONDS bounds
+# each kind's run time.  Uses the existing $(PY_LAZY) (built when missing).
 STRESS_TRIALS  ?= 1000
 STRESS_THREADS ?= 8
 STRESS_SECONDS ?= 90

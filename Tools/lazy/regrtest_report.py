@@ -4,9 +4,9 @@ Reads the logs Tools/lazy/regrtest.sh saves under build/reports/:
 regrtest-{vanilla,fork,lazy}.log (full runs) and regrtest-NAME.subset-*.log
 (reruns of a few modules, laid over the full run when newer), and writes
 build/reports/regrtest.md: per-module status of each run, totals, pass
-percentages, the differences between vanilla and the fork (rule 30: there
-must be none), and for each module failing only under -L the reason from
-Lib/test/lazy_imports_expected_failures.txt, or UNEXPECTED.
+percentages, the differences between vanilla and the fork (contract rule 30:
+there must be none), and for each module failing only under -L the reason
+from Lib/test/lazy_imports_expected_failures.txt, or UNEXPECTED.
 
     regrtest_report.py [--reports DIR] [--expected FILE] [--output FILE] [--strict]
 
@@ -307,7 +307,7 @@ def main():
     problems = []
     # Vanilla vs fork
     if runs["vanilla"] and runs["fork"]:
-        w("## Rule 30: vanilla vs fork without -L\n")
+        w("## Contract rule 30: vanilla vs fork without -L\n")
         # Modules the fork adds (test_lazy_imports) have no vanilla counterpart.
         fork_only = [m for m in modules if m not in runs["vanilla"].status
                      and m in runs["fork"].status]

@@ -1,8 +1,9 @@
-# Reliability targets (issue 5): regrtest reports, debug/ASAN builds, stress, wheels.
+# Reliability targets: regrtest reports, debug/ASAN builds, stress, wheels.
 
 # --- stdlib regrtest on vanilla, on the fork, and on the fork with -L -------
 # make regrtest-vanilla   whole suite on $(PY_VANILLA)
-# make regrtest           whole suite on $(PY_LAZY) without -L (rule 30: as vanilla)
+# make regrtest           whole suite on $(PY_LAZY) without -L (as vanilla:
+#                         contract rule 30)
 # make regrtest-lazy      whole suite on $(PY_LAZY) -L (workers get -L too)
 # make regrtest-all       the three runs, then the report
 # make regrtest-report    build/reports/regrtest.md from the saved runs

@@ -1,4 +1,4 @@
-"""Thread stress of lazy import resolution (SPEC rule 27), run by the fork.
+"""Thread stress of lazy import resolution (contract rule 27), run by the fork.
 
     python -L Tools/lazy/stress_driver.py --kind KIND --trials N [options]
 
@@ -345,8 +345,8 @@ def run_trial(root, number, kind, threads, rng):
     if package is not None:
         namespace = vars(package)
         for key in list(namespace):
-            # A submodule bound lazily in its package (rule 49) stays so
-            # until it is used: reading it would import it.
+            # A submodule bound lazily in its package (contract rule 49)
+            # stays so until it is used: reading it would import it.
             if importlib.is_lazy_import(namespace, key):
                 continue
             if is_lazy_object(namespace.get(key)):

@@ -14,7 +14,7 @@ unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME
 
 step() { printf '\n=== %s\n' "$*"; }
 
-# pytest: every SPEC rule, the thread stress test at a small size
+# pytest: every contract rule, the thread stress test at a small size
 # (LAZY_STRESS_TRIALS) and the hypothesis differential test with
 # LAZY_HYPOTHESIS_EXAMPLES generated programs (make fuzz runs many more).
 step "pytest: tests/"

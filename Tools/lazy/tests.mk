@@ -1,4 +1,4 @@
-# Test targets beyond make test (issue 4): long fuzzing of the differential
+# Test targets beyond make test: long fuzzing of the differential
 # property test, and stdlib suites run with lazy imports on.
 #
 # make test-differential  tests/test_differential.py as in make test

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Real binary wheels on the fork (make wheels, SPEC rule 31): stock cp313
+# Real binary wheels on the fork (make wheels, contract rule 31): stock cp313
 # wheels from PyPI (tests/wheels/requirements.txt, --only-binary=:all:) in a
 # venv of the fork and one of vanilla; tests/wheels/wheel_check.py must print
 # the same on vanilla, on the fork and on the fork with -L.
