@@ -1,7 +1,7 @@
 # Runs inside the interpreter under test, under valgrind --tool=callgrind, for
-# Tools/lazy/bench_micro.py:  driver.py CGCTL.so SPEC.json
-# For each entry of SPEC: set up in a fresh module namespace (exec of module code, so that -L
-# makes its imports lazy), warm up (specialization, first resolution of lazy names), then
+# Tools/lazy/bench_micro.py:  driver.py CGCTL.so ENTRIES.json
+# For each entry of ENTRIES.json: set up in a fresh module namespace (exec of module code, so
+# that -L makes its imports lazy), warm up (specialization, first resolution of lazy names), then
 # zero the counters, run the measured part and dump the counters under the entry's name.
 import ctypes
 import gc
