@@ -1,8 +1,10 @@
 # Runs inside the interpreter under test, under valgrind --tool=callgrind, for
-# Tools/lazy/bench_micro.py:  driver.py CGCTL.so ENTRIES.json
-# For each entry of ENTRIES.json: set up in a fresh module namespace (exec of module code, so
-# that -L makes its imports lazy), warm up (specialization, first resolution of lazy names), then
-# zero the counters, run the measured part and dump the counters under the entry's name.
+# Tools/lazy/bench_micro.py:  driver.py CGCTL.so spec.json
+# For each entry of spec.json (the list bench_micro.py writes): set up in a
+# fresh module namespace (exec of module code, so that -L makes its imports
+# lazy), warm up (specialization, first resolution of lazy names), then zero
+# the counters, run the measured part and dump the counters under the
+# entry's name.
 import ctypes
 import gc
 import json
