@@ -1,19 +1,32 @@
-"""The rule to test map of README.rst, computed from the test sources.
+"""The rule to test map of tests/README.rst, computed from the test sources.
 
-pytest tests name their rules (``test_r12_...``, ``test_r8_r12_r15_...``);
-test_lazy_imports tests say them in a comment on one of the three lines
-after the ``def`` (``# Rule 12``, ``# Rules 8-10``).  ``python
-tests/coverage_map.py`` prints the table; test_readme.py checks that
-README.rst holds it and that every rule has tests in both suites.
+Every rule of the behaviour contract (Doc/library/lazy_imports_contract.rst)
+is tested in Lib/test/test_lazy_imports, and a few in the pytest files of
+tests/ (those needing the stock interpreter or PyPI packages).
+
+A test_lazy_imports test names its rules in a comment on one of the three
+lines after its ``def`` (``# Contract rule 12: ...``, ``# Contract rules
+8-10``, ``# Contract rules 25 and 49``); a test without one takes the rules
+named on the first line of its class's docstring, else on the first line of
+its module's docstring.  A pytest test names them in its name
+(``test_r31_...``, ``test_r8_r12_...``).
+
+    python tests/coverage_map.py            print the map
+    python tests/coverage_map.py --check    exit 1 if tests/README.rst does
+                                            not hold the current map or a
+                                            rule has no test
 """
 
+import argparse
+import ast
 import collections
 import re
+import sys
 from pathlib import Path
 
 TOP = Path(__file__).resolve().parent.parent
 PACKAGE = TOP / "Lib" / "test" / "test_lazy_imports"
-RULES = range(1, 33)
+README = TOP / "tests" / "README.rst"
 
 SUBJECTS = {
     1: "``-L`` from the first import; ``--help``, man page",
@@ -33,60 +46,132 @@ SUBJECTS = {
     25: "failed resolution state, retry", 26: "cycles", 27: "threads",
     28: "``-v``, ``-X importtime``", 29: "C API",
     30: "no ``-L``: stock behaviour", 31: "ABI", 32: "``.pyc`` files",
+    33: "import hooks written in Python",
+    34: "C API iteration (``PyDict_Next``)",
+    35: "no lazy object leaks (views, copies, watchers)",
+    36: "no form of delete imports",
+    37: "``AttributeError`` while resolving",
+    38: "excluding: no strings, no iterators",
+    39: "stock bytecode keeps its meaning; ``dis``",
+    40: "warnings keep their attribution",
+    41: "tracers and debuggers", 42: "the guide's list of differences",
+    43: "resolve_lazy_imports()", 44: "``-X lazy_imports=verify``",
+    45: "``importlib.lazy report``", 46: "``importlib.lazy check``",
+    47: "no report, no cost", 48: "PEP 810 forward compatibility",
+    49: "resolution in eager order",
 }
+RULES = sorted(SUBJECTS)
+
+NUMBERS = r"(\d+(?:-\d+)?(?:(?:, *|,? and )\d+(?:-\d+)?)*)"
+#: "# Contract rule 12", "# Contract rules 8-10, 12 and 15" (a comment of
+#: a test) and "(contract rules 45 and 47)" (the first line of a docstring).
+COMMENT = re.compile(rf"^\s*# (?:Contract )?[Rr]ules? {NUMBERS}")
+TITLE = re.compile(rf"\b[Rr]ules? {NUMBERS}")
 
 
 def rule_numbers(text):
     numbers = set()
-    for part in re.split(r"[ ,]+", text.strip()):
-        if "-" in part:
-            first, last = part.split("-")
-            numbers.update(range(int(first), int(last) + 1))
-        elif part.isdigit():
-            numbers.add(int(part))
+    for part in re.split(r",? and |, *", text):
+        first, _, last = part.partition("-")
+        numbers.update(range(int(first), int(last or first) + 1))
     return numbers
 
 
+def title_rules(node):
+    docstring = ast.get_docstring(node) or ""
+    return {number
+            for match in TITLE.finditer(docstring.partition("\n")[0])
+            for number in rule_numbers(match.group(1))}
+
+
+def package_tests(path):
+    """{test name: rules} of one test_lazy_imports module."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    tree = ast.parse(source)
+    module_rules = title_rules(tree)
+    found = {}
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        class_rules = title_rules(cls) or module_rules
+        for function in cls.body:
+            if not (isinstance(function, ast.FunctionDef)
+                    and function.name.startswith("test_")):
+                continue
+            rules = set()
+            for line in lines[function.lineno:function.lineno + 3]:
+                if match := COMMENT.match(line):
+                    rules = rule_numbers(match.group(1))
+                    break
+            found[f"{path.stem}.{cls.name}.{function.name}"] = (
+                rules or class_rules)
+    return found
+
+
+def pytest_tests(path):
+    """{test node id: rules} of one pytest file of tests/."""
+    found = {}
+    source = path.read_text(encoding="utf-8")
+    for match in re.finditer(r"^def (test_((?:r\d+_)+)\w*)\(", source, re.M):
+        found[f"tests/{path.name}::{match.group(1)}"] = {
+            int(number) for number in re.findall(r"r(\d+)", match.group(2))}
+    return found
+
+
 def collect():
-    """{rule: ([pytest node ids], [regrtest test names])}."""
-    found = collections.defaultdict(lambda: ([], []))
-    for path in sorted((TOP / "tests").glob("test_*.py")):
-        for match in re.finditer(r"^def (test_(r\d+(?:_r\d+)*)_\w+)\(",
-                                 path.read_text(encoding="utf-8"), re.M):
-            for number in re.findall(r"r(\d+)", match.group(2)):
-                found[int(number)][0].append(
-                    f"tests/{path.name}::{match.group(1)}")
+    """{rule: [test names]}, test_lazy_imports first, then tests/."""
+    found = collections.defaultdict(list)
+    tests = {}
     for path in sorted(PACKAGE.glob("test_*.py")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        cls = None
-        for index, line in enumerate(lines):
-            if match := re.match(r"class (\w+)\(", line):
-                cls = match.group(1)
-            if match := re.match(r"    def (test_\w+)\(", line):
-                for following in lines[index + 1:index + 4]:
-                    if rules := re.search(r"# Rules? ([\d ,\-]+)", following):
-                        for number in rule_numbers(rules.group(1)):
-                            found[number][1].append(
-                                f"{path.stem}.{cls}.{match.group(1)}")
-                        break
+        tests.update(package_tests(path))
+    for path in sorted((TOP / "tests").glob("test_*.py")):
+        tests.update(pytest_tests(path))
+    for name, rules in tests.items():
+        for rule in sorted(rules):
+            found[rule].append(name)
     return found
 
 
 def table():
     found = collect()
     lines = [".. list-table::", "   :header-rows: 1",
-             "   :widths: 4 16 40 40", "",
-             "   * - Rule", "     - Subject", "     - tests/ (pytest)",
-             "     - Lib/test/test_lazy_imports (regrtest)"]
+             "   :widths: 4 20 4 72", "",
+             "   * - Rule", "     - Subject", "     - Tests",
+             "     - Where (``test_lazy_imports`` module.class.method, or a "
+             "pytest node id)"]
     for rule in RULES:
-        pytest_ids, regrtest_ids = found[rule]
-        lines += [f"   * - {rule}", f"     - {SUBJECTS[rule]}"]
-        for ids in (pytest_ids, regrtest_ids):
-            cell = [f"* ``{name}``" for name in ids] or ["(none)"]
-            lines.append("     - " + cell[0])
-            lines += ["       " + item for item in cell[1:]]
+        names = found[rule]
+        lines += [f"   * - {rule}", f"     - {SUBJECTS[rule]}",
+                  f"     - {len(names)}"]
+        cell = [f"* ``{name}``" for name in names] or ["(none)"]
+        lines.append("     - " + cell[0])
+        lines += ["       " + item for item in cell[1:]]
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":
+def check():
+    found = collect()
+    problems = [f"rule {rule} has no test" for rule in RULES
+                if not found[rule]]
+    if table() not in README.read_text(encoding="utf-8"):
+        problems.append(f"{README} does not hold the current map: replace "
+                        f"its table with the output of {sys.argv[0]}")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if tests/README.rst does not hold the "
+                             "current map or a rule has no test")
+    if parser.parse_args().check:
+        return check()
     print(table(), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,5 +1,8 @@
-"""Turning lazy imports on and off (SPEC rules 1-7)."""
+"""Turning lazy imports on and off (contract rules 1-7)."""
 
+import os
+import re
+import sysconfig
 import unittest
 
 from test.support import import_helper, os_helper
@@ -13,7 +16,7 @@ TARGET = {"target.py": LOGGED}
 class CommandLineTests(LazyImportsTestCase):
 
     def test_site_imports_are_lazy(self):
-        # Rule 1: -L applies from the first import, site's included.
+        # Contract rule 1: -L applies from the first import, site's included.
         for lazy in MODES:
             with self.subTest(lazy=lazy):
                 result = self.run_code("""
@@ -22,40 +25,143 @@ class CommandLineTests(LazyImportsTestCase):
                 """, lazy=lazy)
                 self.assert_lines(result, [str(lazy)])
 
-    def test_help_lists_option(self):
-        # Rule 1
-        result = self.run_python("--help", lazy=False)
-        options = [line for line in result.lines if line.startswith("-L ")]
-        self.assertEqual(len(options), 1, result.out)
-
-    def test_flag_records_command_line(self):
-        # Rule 2: sys.flags tells how the process started, not the state.
+    def test_startup_modules_hold_lazy_imports(self):
+        # Contract rule 1: under -L the modules imported before the main
+        # code ran hold lazy imports, not only site; without -L no module
+        # dict holds a lazy object at all.
         for lazy in MODES:
             with self.subTest(lazy=lazy):
                 result = self.run_code("""
                     import importlib, sys
-                    print(sys.flags.lazy_imports)
+                    holders = sorted(
+                        name for name, module in list(sys.modules.items())
+                        if name not in ("__main__", "importlib")
+                        and any(importlib.is_lazy_import(vars(module), key)
+                                for key in list(vars(module))))
+                    print(holders)
+                """, lazy=lazy)
+                self.assertEqual(result.err, "")
+                holders = eval(result.out)
+                if lazy:
+                    self.assertIn("site", holders)
+                    self.assertTrue(set(holders) - {"site"},
+                                    "only site's imports were lazy")
+                else:
+                    self.assertEqual(holders, [])
+
+    def test_main_script_imports_are_lazy(self):
+        # Contract rule 1
+        files = dict(TARGET, **{"main.py": """
+            import target
+            print("bound")
+            print(target.value)
+        """})
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                order = (["bound", "exec target"] if lazy
+                         else ["exec target", "bound"])
+                self.assert_lines(result, order + ["42"])
+
+    def test_help_lists_option(self):
+        # Contract rule 1
+        result = self.run_python("--help", lazy=False)
+        options = [line for line in result.lines if line.startswith("-L ")]
+        self.assertEqual(len(options), 1, result.out)
+        self.assertIn("lazy", options[0].lower())
+
+    def test_man_page_lists_option(self):
+        # Contract rule 1
+        man_page = os.path.join(sysconfig.get_config_var("srcdir") or "",
+                                "Misc", "python.man")
+        if not os.path.isfile(man_page):
+            self.skipTest(f"no man page in the source tree ({man_page})")
+        with open(man_page, encoding="utf-8") as file:
+            text = file.read()
+        self.assertRegex(text, re.compile(r"^\.B \\-L\s*\n(?:.*\n){0,3}.*lazy",
+                                          re.MULTILINE | re.IGNORECASE))
+
+    def test_flag_records_command_line(self):
+        # Contract rule 2: sys.flags tells how the process started, not the
+        # state.
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code("""
+                    import importlib, sys
+                    print(type(sys.flags.lazy_imports).__name__,
+                          sys.flags.lazy_imports)
                     importlib.set_lazy_imports(not sys.flags.lazy_imports)
                     print(sys.flags.lazy_imports,
                           importlib.is_lazy_imports_enabled())
                 """, lazy=lazy)
-                self.assert_lines(result, [str(lazy), f"{lazy} {not lazy}"])
+                self.assert_lines(result, [f"bool {lazy}",
+                                           f"{lazy} {not lazy}"])
 
     def test_subprocess_flags(self):
-        # Rule 3: children inherit -L, in isolated mode too.
+        # Contract rule 3: children inherit -L, in isolated mode too.
         for lazy in MODES:
-            for isolated in ([], ["-I"]):
-                with self.subTest(lazy=lazy, isolated=isolated):
+            for flags in ([], ["-I"], ["-E", "-s"], ["-I", "-B"]):
+                with self.subTest(lazy=lazy, flags=flags):
                     result = self.run_code("""
                         import subprocess
-                        args = subprocess._args_from_interpreter_flags()
-                        print("-L" in args)
-                    """, *isolated, lazy=lazy)
-                    self.assert_lines(result, [str(lazy)])
+                        print(subprocess._args_from_interpreter_flags())
+                    """, *flags, lazy=lazy)
+                    self.assertEqual(result.err, "")
+                    args = eval(result.out)
+                    self.assertEqual("-L" in args, lazy, args)
+                    if "-I" in flags:
+                        self.assertIn("-I", args)
+
+    def test_subprocess_child_inherits(self):
+        # Contract rule 3
+        files = dict(TARGET, **{"main.py": """
+            import subprocess, sys
+            child = '''
+            import sys, importlib
+            import target
+            print(sys.flags.lazy_imports, importlib.is_lazy_imports_enabled())
+            print("target" in sys.modules)
+            '''
+            subprocess.run([sys.executable,
+                            *subprocess._args_from_interpreter_flags(),
+                            "-c", child], check=True)
+        """})
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                executed = [] if lazy else ["exec target"]
+                self.assert_lines(result, executed + [f"{lazy} {lazy}",
+                                                      str(not lazy)])
+
+    def test_multiprocessing_spawn_child_inherits(self):
+        # Contract rule 3
+        import_helper.import_module("_multiprocessing")
+        files = {"main.py": """
+            import importlib
+            import multiprocessing
+            import sys
+
+            def report(queue):
+                queue.put((sys.flags.lazy_imports,
+                           importlib.is_lazy_imports_enabled()))
+
+            if __name__ == "__main__":
+                context = multiprocessing.get_context("spawn")
+                queue = context.Queue()
+                process = context.Process(target=report, args=(queue,))
+                process.start()
+                process.join(60)
+                print(process.exitcode)
+                print(queue.get(timeout=5))
+        """}
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                self.assert_lines(result, ["0", f"({lazy}, {lazy})"])
 
     def test_nothing_lazy_without_flag(self):
-        # Rule 30: without -L (and set_lazy_imports) nothing is ever lazy,
-        # at start-up or after importing stdlib packages.
+        # Contract rule 30: without -L (and set_lazy_imports) nothing is
+        # ever lazy, at start-up or after importing stdlib packages.
         code = """
             import importlib, sys
             import json, logging, email.message, unittest
@@ -72,7 +178,16 @@ class CommandLineTests(LazyImportsTestCase):
                 self.assert_lines(result, order + [str(lazy)])
 
     def test_no_environment_variable(self):
-        # Rule 7
+        # Contract rule 7: PEP 690 had no environment variable; a guess at
+        # one does nothing, in the process or in its children.
+        code = """
+            import importlib, sys
+            import target
+            print(sys.flags.lazy_imports, importlib.is_lazy_imports_enabled())
+        """
+        result = self.run_code(code, lazy=False, files=TARGET,
+                               env={"PYTHONLAZYIMPORTS": "1"})
+        self.assert_lines(result, ["exec target", "False False"])
         result = self.run_code("""
             import importlib, os, sys
             os.environ["PYTHONLAZYIMPORTS"] = "1"
@@ -83,44 +198,179 @@ class CommandLineTests(LazyImportsTestCase):
         """, lazy=False)
         self.assert_lines(result, ["False"])
 
+    def test_pep_810_environment_variable(self):
+        # Contract rules 7 and 48: CPython 3.15's PYTHON_LAZY_IMPORTS.
+        code = """
+            import importlib, sys
+            import target
+            print(sys.flags.lazy_imports, importlib.is_lazy_imports_enabled())
+        """
+        for value, lazy in (("all", True), ("normal", False)):
+            with self.subTest(value=value):
+                result = self.run_code(code, lazy=False, files=TARGET,
+                                       env={"PYTHON_LAZY_IMPORTS": value})
+                executed = [] if lazy else ["exec target"]
+                self.assert_lines(result, executed + [f"{lazy} {lazy}"])
+
+    def test_help_env_lists_only_the_pep_810_variable(self):
+        # Contract rule 7
+        result = self.run_python("--help-env", lazy=False)
+        lines = [line for line in result.lines if "LAZY" in line]
+        self.assertEqual(len(lines), 1, result.out)
+        self.assertTrue(lines[0].startswith("PYTHON_LAZY_IMPORTS:"), lines)
+
+    def test_x_option_is_an_alias_or_nothing(self):
+        # Contract rule 7: -X lazy_imports, if it exists, is -L.
+        result = self.run_files(TARGET, "-X", "lazy_imports", "-c", """if 1:
+            import importlib, subprocess, sys
+            import target
+            print(sys.flags.lazy_imports, importlib.is_lazy_imports_enabled(),
+                  "target" in sys.modules,
+                  "-L" in subprocess._args_from_interpreter_flags())
+        """, lazy=False)
+        self.assertEqual(result.err, "")
+        self.assertIn(result.lines,
+                      (["True True False True"],
+                       ["exec target", "False False True False"]))
+
 
 class SetLazyImportsTests(LazyImportsTestCase):
 
     def test_applies_to_rest_of_calling_module(self):
-        # Rule 4
-        result = self.run_code("""
-            import importlib
-            import before
-            importlib.set_lazy_imports()
-            import target
-            print("bound")
-            target.value
-        """, lazy=False, files={"before.py": LOGGED, "target.py": LOGGED})
-        self.assert_lines(result, ["exec before", "bound", "exec target"])
+        # Contract rule 4
+        for call in ("set_lazy_imports()", "set_lazy_imports(True)",
+                     "set_lazy_imports(enabled=True)",
+                     "set_lazy_imports(False)"):
+            with self.subTest(call=call):
+                result = self.run_files({
+                    "before.py": 'print("exec", __name__)',
+                    "after.py": 'print("exec", __name__)\nvalue = 1',
+                    "main.py": f"""
+                        import importlib
+                        import before
+                        importlib.{call}
+                        import after
+                        print("bound")
+                        after.value
+                        before
+                    """}, lazy=False)
+                if "False" in call:
+                    expected = ["exec before", "exec after", "bound"]
+                else:
+                    expected = ["exec before", "bound", "exec after"]
+                self.assert_lines(result, expected)
 
     def test_disable(self):
-        # Rule 4
-        result = self.run_code("""
+        # Contract rule 4: under -L, set_lazy_imports(False) makes what
+        # follows eager; what was bound before stays lazy.
+        result = self.run_files({
+            "before.py": 'print("exec", __name__)',
+            "after.py": 'print("exec", __name__)',
+            "main.py": """
+                import importlib
+                import before
+                importlib.set_lazy_imports(False)
+                import after
+                print("bound")
+                before
+            """}, lazy=True)
+        self.assert_lines(result, ["exec after", "bound", "exec before"])
+
+    def test_applies_to_modules_imported_later(self):
+        # Contract rule 4
+        result = self.run_files({
+            "outer.py": """
+                print("exec", __name__)
+                import inner
+                print("outer done")
+                def get():
+                    return inner.value
+            """,
+            "inner.py": 'print("exec", __name__)\nvalue = 7',
+            "main.py": """
+                import importlib
+                importlib.set_lazy_imports()
+                import outer
+                print("bound")
+                print(outer.get())
+            """}, lazy=False)
+        self.assert_lines(result, ["bound", "exec outer", "outer done",
+                                   "exec inner", "7"])
+
+    def test_applies_to_every_thread(self):
+        # Contract rule 4: the switch made by the main thread is seen by a
+        # waiting thread, which imports with the state opposite to the
+        # command line.
+        files = dict(TARGET, **{"main.py": """
+            import importlib, sys, threading
+            switched = threading.Event()
+            report = []
+
+            def worker():
+                switched.wait()
+                namespace = {}
+                exec("import target", namespace)
+                report.append("target" in sys.modules)
+                report.append(importlib.is_lazy_import(namespace, "target"))
+
+            thread = threading.Thread(target=worker, daemon=True)
+            thread.start()
+            try:
+                importlib.set_lazy_imports(not sys.flags.lazy_imports)
+            finally:
+                switched.set()
+            thread.join()
+            print(report)
+        """})
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                self.assert_lines(result, ["exec target", "[True, False]"]
+                                  if lazy else ["[False, True]"])
+
+    def test_excluding_is_replaced_and_cleared(self):
+        # Contract rule 4: each call replaces the exclusions; None clears.
+        files = {f"{name}.py": 'print("exec", __name__)'
+                 for name in ("x1", "y1", "x2", "y2", "x3", "y3")}
+        files["main.py"] = """
             import importlib
-            importlib.set_lazy_imports(False)
-            import target
-            print("bound")
-        """, lazy=True, files=TARGET)
-        self.assert_lines(result, ["exec target", "bound"])
+            importlib.set_lazy_imports(excluding=["x1", "y2"])
+            import x1, y1
+            print("phase 1")
+            importlib.set_lazy_imports(excluding=["x2", "x3"])
+            import x2, y2
+            print("phase 2")
+            importlib.set_lazy_imports(excluding=None)
+            import x3
+            print("phase 3")
+            importlib.set_lazy_imports(excluding=["y3"])
+            importlib.set_lazy_imports()
+            import y3
+            print("phase 4")
+            x3, y3, y1, y2
+        """
+        result = self.run_files(files, lazy=False)
+        self.assert_lines(result, ["exec x1", "phase 1",
+                                   "exec x2", "phase 2",
+                                   "phase 3",
+                                   "phase 4",
+                                   "exec x3", "exec y3", "exec y1",
+                                   "exec y2"])
 
     def test_excluding_is_keyword_only(self):
-        # Rule 4
+        # Contract rule 4: the failed call changes nothing.
         result = self.run_code("""
             import importlib
             try:
                 importlib.set_lazy_imports(True, ["x"])
             except TypeError:
                 print("TypeError")
+            print(importlib.is_lazy_imports_enabled())
         """, lazy=False)
-        self.assert_lines(result, ["TypeError"])
+        self.assert_lines(result, ["TypeError", "False"])
 
     def test_is_lazy_imports_enabled(self):
-        # Rule 5
+        # Contract rule 5
         for lazy in MODES:
             with self.subTest(lazy=lazy):
                 result = self.run_code("""
@@ -130,39 +380,45 @@ class SetLazyImportsTests(LazyImportsTestCase):
                     states.append(importlib.is_lazy_imports_enabled())
                     importlib.set_lazy_imports(False)
                     states.append(importlib.is_lazy_imports_enabled())
-                    print(states)
+                    importlib.set_lazy_imports(True, excluding=["x"])
+                    states.append(importlib.is_lazy_imports_enabled())
+                    print(states, {type(state) for state in states} == {bool})
                 """, lazy=lazy)
-                self.assert_lines(result, [f"[{lazy}, True, False]"])
+                self.assert_lines(result,
+                                  [f"[{lazy}, True, False, True] True"])
 
 
 class SubinterpreterTests(LazyImportsTestCase):
 
     def test_starts_from_command_line(self):
-        # Rule 6: state is per interpreter; a new one starts from -L.
+        # Contract rule 6: state is per interpreter.  A new one starts from
+        # the -L setting, not from the main interpreter's current state,
+        # and its own switch does not leak back.
         import_helper.import_module("_interpreters")
         for lazy in MODES:
-            with self.subTest(lazy=lazy):
-                result = self.run_code("""
-                    import _interpreters, importlib, os, sys
-                    importlib.set_lazy_imports(not sys.flags.lazy_imports)
-                    read_end, write_end = os.pipe()
-                    interp = _interpreters.create()
-                    failure = _interpreters.run_string(interp, f'''if 1:
-                        import importlib, os
-                        state = importlib.is_lazy_imports_enabled()
-                        importlib.set_lazy_imports(not state)
-                        os.write({write_end}, repr(state).encode())
-                    ''')
-                    assert failure is None, failure
-                    _interpreters.destroy(interp)
-                    print(os.read(read_end, 100).decode(),
-                          importlib.is_lazy_imports_enabled())
-                """, lazy=lazy)
-                self.assert_lines(result, [f"{lazy} {not lazy}"])
-
-
-if __name__ == "__main__":
-    unittest.main()
+            for config in ("isolated", "legacy"):
+                with self.subTest(lazy=lazy, config=config):
+                    result = self.run_code(f"""
+                        import _interpreters, importlib, os, sys
+                        importlib.set_lazy_imports(not sys.flags.lazy_imports)
+                        read_end, write_end = os.pipe()
+                        interp = _interpreters.create({config!r})
+                        failure = _interpreters.run_string(interp, f'''if 1:
+                            import importlib, os, sys
+                            import __hello__
+                            report = (importlib.is_lazy_imports_enabled(),
+                                      "__hello__" in sys.modules)
+                            importlib.set_lazy_imports(not report[0])
+                            os.write({{write_end}}, repr(report).encode())
+                        ''')
+                        assert failure is None, failure
+                        _interpreters.destroy(interp)
+                        os.close(write_end)
+                        print(os.read(read_end, 1000).decode())
+                        print(importlib.is_lazy_imports_enabled())
+                    """, lazy=lazy)
+                    self.assert_lines(result, [f"({lazy}, {not lazy})",
+                                               str(not lazy)])
 
 
 class VerifyTests(LazyImportsTestCase):
@@ -215,3 +471,6 @@ class VerifyTests(LazyImportsTestCase):
                                          "-c", code, lazy=False)
                 self.assertEqual(result.lines, ["True True"])
 
+
+if __name__ == "__main__":
+    unittest.main()

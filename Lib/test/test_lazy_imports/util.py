@@ -56,10 +56,22 @@ class LazyImportsTestCase(unittest.TestCase):
     maxDiff = None
 
     def run_python(self, *args, lazy, cwd=None, failure=False, env=None):
+        """Run ``python [-L] args`` in *cwd*; it must exit with status 0, or
+        with an error status if *failure* (a crash fails the test).  With
+        *env*, the child gets these variables and none of the PYTHON*
+        variables of the test process."""
         runner = assert_python_failure if failure else assert_python_ok
         flags = ["-L"] if lazy else []
-        return Result(runner(*flags, *args, __cwd=cwd, __isolated=False,
-                             **(env or {})))
+        if env is not None:
+            env = {key: value for key, value in os.environ.items()
+                   if not key.startswith("PYTHON")} | env
+            env["__cleanenv"] = True
+        result = Result(runner(*flags, *args, __cwd=cwd, __isolated=False,
+                               **(env or {})))
+        if failure:
+            self.assertGreater(result.rc, 0,
+                               f"killed by a signal\n{result.err}")
+        return result
 
     def run_scenario(self, scenario, *args, lazy, files=None, failure=False):
         """Run ``python [-L] args`` (default main.py) on a copy of
@@ -72,16 +84,33 @@ class LazyImportsTestCase(unittest.TestCase):
             return self.run_python(*(args or ("main.py",)), lazy=lazy,
                                    cwd=root, failure=failure)
 
-    def run_code(self, code, *args, lazy, files=None, failure=False,
-                 path=False):
-        """Run ``python [-L] args -c code`` in a directory holding *files*
-        (with the directory in PYTHONPATH if *path*)."""
+    def run_files(self, files, *args, lazy, failure=False, env=None):
+        """Run ``python [-L] args`` (default main.py) in a directory
+        holding *files*."""
         with os_helper.temp_dir() as root:
             write_files(root, files)
-            env = {"PYTHONPATH": root} if path else None
+            return self.run_python(*(args or ("main.py",)), lazy=lazy,
+                                   cwd=root, failure=failure, env=env)
+
+    def run_code(self, code, *args, lazy, files=None, failure=False,
+                 path=False, env=None):
+        """Run ``python [-L] args -c code`` in a directory holding *files*
+        (with the directory in PYTHONPATH if *path*), with the environment
+        variables *env* (see run_python())."""
+        with os_helper.temp_dir() as root:
+            write_files(root, files)
+            if path:
+                env = dict(env or {}, PYTHONPATH=root)
             return self.run_python(*args, "-c", textwrap.dedent(code),
                                    lazy=lazy, cwd=root, failure=failure,
                                    env=env)
 
     def assert_lines(self, result, expected):
+        """The child printed *expected* and nothing on stderr."""
         self.assertEqual(result.lines, expected, result.err)
+        self.assertEqual(result.err, "")
+
+    def assert_printed(self, result, expected):
+        """As assert_lines(), the execution log left out."""
+        self.assertEqual(result.output, expected, result.err)
+        self.assertEqual(result.err, "")
