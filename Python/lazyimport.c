@@ -27,6 +27,7 @@
 #include "pycore_pystate.h"       // _PyInterpreterState_GET()
 #include "pycore_traceback.h"     // _PyTraceback_Add()
 #include "pycore_tstate.h"        // _PyThreadStateImpl
+#include "pycore_unicodeobject.h" // _PyUnicode_FastCopyCharacters()
 
 #ifdef Py_GIL_DISABLED
    /* Resolution relies on the GIL to make "resolve then store back" look
@@ -38,6 +39,25 @@
 
 
 /* ----- Which import statements are deferred ----------------------------- */
+
+/* "a.b" from "a" and "b": PyUnicode_FromFormat("%U.%U"), without parsing a
+   format (it runs for every name of every deferred from-import). */
+static PyObject *
+dotted(PyObject *base, PyObject *name)
+{
+    Py_ssize_t n1 = PyUnicode_GET_LENGTH(base);
+    Py_ssize_t n2 = PyUnicode_GET_LENGTH(name);
+    Py_UCS4 maxchar = Py_MAX(PyUnicode_MAX_CHAR_VALUE(base),
+                             PyUnicode_MAX_CHAR_VALUE(name));
+    PyObject *res = PyUnicode_New(n1 + 1 + n2, maxchar);
+    if (res == NULL) {
+        return NULL;
+    }
+    _PyUnicode_FastCopyCharacters(res, 0, base, 0, n1);
+    PyUnicode_WRITE(PyUnicode_KIND(res), PyUnicode_DATA(res), n1, '.');
+    _PyUnicode_FastCopyCharacters(res, n1 + 1, name, 0, n2);
+    return res;
+}
 
 int
 _PyImport_LazyImportsFlag(const PyConfig *config)
@@ -88,7 +108,8 @@ int
 _PyLazyImport_Init(PyInterpreterState *interp)
 {
     struct _lazy_import_state *state = &interp->imports.lazy;
-    int mode = _PyImport_LazyImportsFlag(_PyInterpreterState_GetConfig(interp));
+    const PyConfig *config = _PyInterpreterState_GetConfig(interp);
+    int mode = _PyImport_LazyImportsFlag(config);
     /* PyConfig_Read() rejected an invalid value; an embedder's config
        that skipped it gets the default. */
     state->enabled = (mode == _PyImport_LAZY_IMPORTS_INVALID) ? 0 : mode;
@@ -154,7 +175,7 @@ lazy_absolute_name(PyObject *name, PyObject *globals, int level)
     if (base == NULL || PyUnicode_GET_LENGTH(name) == 0) {
         return base;
     }
-    PyObject *res = PyUnicode_FromFormat("%U.%U", base, name);
+    PyObject *res = dotted(base, name);
     Py_DECREF(base);
     return res;
 }
@@ -617,7 +638,8 @@ _PyLazyImport_SetFilter(PyObject *filter)
                      filter);
         return -1;
     }
-    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    struct _lazy_import_state *state =
+        &_PyInterpreterState_GET()->imports.lazy;
     Py_XSETREF(state->filter, filter == Py_None ? NULL : Py_NewRef(filter));
     return 0;
 }
@@ -637,7 +659,8 @@ _PyLazyImport_SetObserver(PyObject *observer)
                      "observer must be callable or None, not %T", observer);
         return NULL;
     }
-    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    struct _lazy_import_state *state =
+        &_PyInterpreterState_GET()->imports.lazy;
     PyObject *old = state->observer;
     state->observer = (observer == Py_None) ? NULL : Py_NewRef(observer);
     return old ? old : Py_None;   /* the reference the state held */
@@ -727,7 +750,7 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
         fullname = Py_NewRef(name);
     }
     else {
-        fullname = PyUnicode_FromFormat("%U.%U", base, name);
+        fullname = dotted(base, name);
     }
     Py_DECREF(base);
     if (fullname == NULL) {
@@ -1014,7 +1037,7 @@ _PyLazyImport_BindSubmodules(PyObject *lazy)
             continue;
         }
         PyObject *name = PyUnicode_GET_LENGTH(lz->lz_fullname)
-            ? PyUnicode_FromFormat("%U.%U", lz->lz_fullname, item)
+            ? dotted(lz->lz_fullname, item)
             : Py_NewRef(item);
         if (name == NULL) {
             return -1;
@@ -1047,7 +1070,7 @@ _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
     PyObject *child, *entry;
     int r = 0;
     while (r == 0 && PyDict_Next(children, &pos, &child, &entry)) {
-        PyObject *fullname = PyUnicode_FromFormat("%U.%U", name, child);
+        PyObject *fullname = dotted(name, child);
         if (fullname == NULL) {
             r = -1;
             break;
@@ -1335,9 +1358,9 @@ resolve(PyLazyImportObject *lz)
             return resolve_reference(tstate, lz);
         }
         /* "import a.b.c" binds "a": import just "a".  a.b and a.b.c are
-           bound to lazy references in their packages (rule 49), imported
-           when they are first reached.  A replaced __import__ sees the
-           statement's own call instead. */
+           bound to lazy references in their packages (contract rule 49),
+           imported when they are first reached.  A replaced __import__
+           sees the statement's own call instead. */
         int hooked = has_import_hook(lz);
         if (hooked != 0) {
             return hooked < 0 ? NULL : import_module(lz, lz->lz_name,
@@ -1451,7 +1474,9 @@ add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
             lz->lz_fullname, modname ? modname : Py_None);
     }
     Py_XDECREF(modname);
-    if (note != NULL && PyExceptionInstance_Check(exc) && has_note(exc, note)) {
+    if (note != NULL && PyExceptionInstance_Check(exc)
+        && has_note(exc, note))
+    {
         /* Reported already, by the statement's other lazy import. */
         Py_DECREF(note);
         _PyErr_SetRaisedException(tstate, exc);
@@ -1786,7 +1811,7 @@ _PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
     return r < 0 ? -1 : 1;
 }
 
-/* ----- Import hooks ------------------------------------------------------- */
+/* ----- Import hooks ----------------------------------------------------- */
 
 PyObject *
 _PyLazyImport_RunImportHook(PyObject *hook, PyObject *func, PyObject *args)
