@@ -1,4 +1,4 @@
-# Compiled, never run, by the tests of SPEC rules 8-10 at the bytecode
+# Compiled, never run, by the tests of contract rules 8-10 at the bytecode
 # level: names imported by statements the compiler must mark as possibly
 # lazy start with "lazy" (and `from . import lazy4`), the others with "eager".
 import lazy1

@@ -1,0 +1,1 @@
+print("exec", __name__)

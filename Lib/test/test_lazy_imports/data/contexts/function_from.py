@@ -1,0 +1,6 @@
+def load():
+    from target import value
+
+
+load()
+print("bound")

@@ -1,0 +1,5 @@
+import importlib
+
+if True:
+    importlib.import_module("target")
+print("bound")

@@ -1,0 +1,6 @@
+if True:
+    try:
+        import target
+    finally:
+        pass
+print("bound")

@@ -1,0 +1,5 @@
+import contextlib
+
+with contextlib.nullcontext():
+    import target
+print("bound")
