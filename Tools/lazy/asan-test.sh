@@ -36,7 +36,7 @@ done
 log="$out/test_refleaks-loops.log"
 LAZY_REFLEAK_LOOPS=${LAZY_REFLEAK_LOOPS:-30} "$py" -L -m test -v test_lazy_imports.test_refleaks >"$log" 2>&1
 check "test_refleaks (x30)" lazy $? "$log"
-# The thread stress driver (tests/test_stress.py's), every kind.
+# The thread stress driver (test_errors' test_thread_stress), every kind.
 for kind in same-module same-submodule same-dotted same-from failing retry \
         mixed-no-submodule mixed; do
     log="$out/stress-$kind.log"
