@@ -1764,6 +1764,58 @@ _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
 
 
 int
+_PyLazyImport_ResolveSelfImports(PyObject *target, PyObject *source)
+{
+    PyObject *name;
+    int r = _PyDict_GetItemRefNoResolve(target, &_Py_ID(__name__), &name);
+    if (r <= 0) {
+        return r;
+    }
+    PyObject *keys = NULL;
+    if (PyUnicode_Check(name)) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (_PyDict_Next(source, &pos, &key, &value, NULL)) {
+            if (!PyLazyImport_CheckExact(value)) {
+                continue;
+            }
+            PyLazyImportObject *statement = statement_of(LAZY(value));
+            if (statement->lz_fromlist == Py_None
+                || PyUnicode_Compare(statement->lz_fullname, name) != 0)
+            {
+                continue;
+            }
+            if ((keys == NULL && (keys = PyList_New(0)) == NULL)
+                || PyList_Append(keys, key) < 0)
+            {
+                Py_XDECREF(keys);
+                Py_DECREF(name);
+                return -1;
+            }
+        }
+    }
+    Py_DECREF(name);
+    if (keys == NULL) {
+        return 0;
+    }
+    /* Resolved in the source, before the copy, as the eager statement had
+       them: a lookup reads the value (resolving it), and one that this
+       thread is resolving stays as it is. */
+    r = 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(keys); i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i);
+        if (_PyLazyImport_IsBeingResolved(source, key)) {
+            continue;
+        }
+        PyObject *value;
+        r = PyDict_GetItemRef(source, key, &value) < 0 ? -1 : 0;
+        Py_XDECREF(value);
+    }
+    Py_DECREF(keys);
+    return r;
+}
+
+int
 _PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
                              PyObject *name)
 {

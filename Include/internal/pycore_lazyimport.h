@@ -119,6 +119,14 @@ _PyLazyImport_IsResolving(PyThreadState *tstate)
 /* Is dict[name] a lazy import that the current thread is resolving? */
 extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);
 
+/* A merge is about to copy the lazy imports of the dict 'source' into the
+   namespace 'target' (update(), |=, dict(), {**d}): resolve, in the
+   source, those that import names from the module 'target' belongs to
+   ("from pkg import sub" in pkg.util, copied into pkg), which would read
+   themselves once copied there.  Returns 0, or -1 with an exception set. */
+extern int _PyLazyImport_ResolveSelfImports(PyObject *target,
+                                            PyObject *source);
+
 /* "from module import *" binding 'name' in 'locals': if the name is a lazy
    import in the module, bind the same lazy import, unresolved.  Returns 1
    when it did, 0 when the caller reads the attribute as usual, or -1 with

@@ -483,6 +483,28 @@ class EagerOrderTests(LazyImportsTestCase):
                              "class Tok:\n    value = sub.VALUE\n")},
             ["1 module"])
 
+    def test_copy_of_a_name_taken_from_the_importer(self):
+        # The same through a merge: pkg copies pkg.util's namespace into its
+        # own with update(); util's lazy "from pkg import sub" is resolved
+        # in util first instead of being copied into pkg, where it would
+        # read itself.  Other lazy names are still carried.
+        files = {"pkg/__init__.py": ("from pkg import util\n"
+                                     "_ns = dict(vars(util))\n"
+                                     "del _ns['__name__']\n"
+                                     "globals().update(_ns)\n"),
+                 "pkg/util.py": "from pkg import sub\nimport json\n",
+                 "pkg/sub.py": "X = 1\n"}
+        self.check_same("""
+            from pkg import sub
+            import pkg, importlib
+            print(sub.X, "json" in vars(pkg))
+        """, files, ["1 True"])
+        result = self.run_code("""
+            import importlib, pkg
+            print(importlib.is_lazy_import(vars(pkg), "json"))
+        """, lazy=True, files=files)
+        self.assert_lines(result, ["True"])
+
     def test_from_import_of_a_name_served_by_getattr(self):
         self.check_same("""
             from pkg import dynamic
