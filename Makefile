@@ -78,12 +78,15 @@ demo: build vanilla
 test: build vanilla venv check-patches debug
 	@sh $(T)/test.sh
 
-# For iteration: test_lazy_imports without and with -L, and the pytest
-# suite with a small differential run; no vanilla build, no stdlib suites.
-test-quick: build venv
+# For iteration: test_lazy_imports without and with -L, its differential
+# test with hypothesis at a small size, and the pytest tests that need no
+# vanilla build; no stdlib suites.
+test-quick: build venv  ## the fork's own suites only (for iteration)
 	@$(PY_LAZY) -m test -q test_lazy_imports
 	@$(PY_LAZY) -L -m test -q test_lazy_imports
-	@LAZY_PYTHON=$(abspath $(PY_LAZY)) LAZY_HYPOTHESIS_EXAMPLES=25 \
+	@LAZY_HYPOTHESIS_EXAMPLES=25 \
+		$(VENV)/bin/python -m test -q test_lazy_imports.test_differential
+	@LAZY_PYTHON=$(abspath $(PY_LAZY)) \
 		$(VENV)/bin/python -m pytest -q -x -p no:cacheprovider tests
 
 clean:

@@ -1,9 +1,9 @@
-"""Shared fixtures for the lazy-cpython behaviour suite.
+"""Shared fixtures of the pytest tests of lazy-cpython.
 
+These tests compare the fork with stock CPython or use PyPI packages; the
+rest of the behaviour contract is tested by Lib/test/test_lazy_imports.
 Every test drives a real interpreter in a subprocess, on a module tree
-written into a temporary directory.  Nothing of the import system is mocked:
-laziness is observed through real effects (module bodies printing when they
-run, ``sys.modules``, ``importlib.is_lazy_import()``, ...).
+written into a temporary directory.
 
 Environment variables:
 
@@ -12,30 +12,24 @@ LAZY_PYTHON
 VANILLA_PYTHON
     Stock CPython 3.13.5 built from the same tarball; tests comparing the
     fork with it are skipped when unset.
-LAZY_HYPOTHESIS_EXAMPLES
-    Number of random programs the differential tests run (default 300);
-    they run LAZY_DIFFERENTIAL_BATCH (default 25) programs per hypothesis
-    example, i.e. per pair of interpreter runs.
-LAZY_HYPOTHESIS_PROFILE
-    ``ci`` (default: derandomized, no example database, no shrinking: the
-    failure report names the program that differs) or ``explore`` (random
-    seeds, example database kept, failing batches shrunk).
+LAZY_TEST_TIMEOUT
+    Seconds a child interpreter may run before the test fails (120).
 
-Test names carry the SPEC rule they cover (``test_r12_...``), so a subset is
-selected with ``-k r12_`` and a rule is found with ``grep -n r12_ tests``.
+test_compat.py's differential test also reads the knobs of
+Lib/test/test_lazy_imports/test_differential.py (LAZY_HYPOTHESIS_EXAMPLES,
+...).  Test names carry the contract rules they cover (``test_r31_...``).
 """
 
 import dataclasses
 import importlib
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 # make test also runs this suite under -L (dogfooding).  hypothesis fills a
-# registry of strategies as a side effect of importing their modules and
+# registry of strategies as a side effect of importing its modules and
 # checks it while hypothesis.strategies is imported (the guide's "What can
 # break": import side effects): keep hypothesis eager, as an application
 # adopting -L would.
@@ -44,28 +38,10 @@ if sys.flags.lazy_imports:
         excluding=lambda name: name.partition(".")[0] == "hypothesis")
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
 
 #: Seconds a child interpreter may run before the test fails.  Generous: the
 #: machine may be busy building CPython, and a hang is a failure anyway.
 TIMEOUT = float(os.environ.get("LAZY_TEST_TIMEOUT", "120"))
-
-#: Module bodies written by the tests start with ``print("exec", __name__)``;
-#: ``Completed.executed`` collects these lines.
-EXEC_PREFIX = "exec "
-
-
-_HYPOTHESIS_COMMON = dict(
-    max_examples=int(os.environ.get("LAZY_HYPOTHESIS_EXAMPLES", "300")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    print_blob=True,
-)
-settings.register_profile(
-    "ci", derandomize=True, database=None,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate], **_HYPOTHESIS_COMMON)
-settings.register_profile("explore", **_HYPOTHESIS_COMMON)
-settings.load_profile(os.environ.get("LAZY_HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_configure(config):
@@ -73,8 +49,6 @@ def pytest_configure(config):
         "markers",
         "vanilla: compares the fork with the stock interpreter named by "
         "VANILLA_PYTHON (skipped when unset)")
-    config.addinivalue_line(
-        "markers", "slow: starts several interpreters or threads")
 
 
 def pytest_report_header(config):
@@ -85,10 +59,6 @@ def pytest_report_header(config):
 
 
 LAZY_EXECUTABLE = os.environ.get("LAZY_PYTHON") or sys.executable
-
-#: Scenario trees shared with the regrtest package test_lazy_imports.
-DATA_DIR = (Path(__file__).resolve().parent.parent
-            / "Lib" / "test" / "test_lazy_imports" / "data")
 
 
 def clean_environ(extra=None):
@@ -102,16 +72,6 @@ def clean_environ(extra=None):
 def source(text):
     """Dedent a triple-quoted source, dropping its first newline."""
     return textwrap.dedent(text.removeprefix("\n"))
-
-
-def write_tree(root, files):
-    """Write ``{relative path: source}`` under *root* and return *root*."""
-    root = Path(root)
-    for relative, text in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(source(text), encoding="utf-8")
-    return root
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -130,18 +90,6 @@ class Completed:
     def lines(self):
         return self.stdout.splitlines()
 
-    @property
-    def executed(self):
-        """Names of the modules whose body ran, in order (see EXEC_PREFIX)."""
-        return [line.removeprefix(EXEC_PREFIX) for line in self.lines
-                if line.startswith(EXEC_PREFIX)]
-
-    @property
-    def output(self):
-        """Lines of stdout other than the execution log."""
-        return [line for line in self.lines
-                if not line.startswith(EXEC_PREFIX)]
-
     def report(self):
         return (f"command: {' '.join(self.args)}\n"
                 f"exit status: {self.returncode}\n"
@@ -151,12 +99,6 @@ class Completed:
     def ok(self):
         """Assert a clean exit (status 0, nothing on stderr); return self."""
         assert self.returncode == 0 and not self.stderr, self.report()
-        return self
-
-    def failed(self):
-        """Assert the child exited with an error; return self."""
-        assert self.returncode not in (0, None), self.report()
-        assert self.returncode > 0, f"killed by a signal\n{self.report()}"
         return self
 
 
@@ -193,28 +135,17 @@ class Tree:
         self.root = Path(root)
 
     def write(self, files):
-        write_tree(self.root, files)
-        return self
-
-    def scenario(self, name):
-        """Copy the scenario tree DATA_DIR/<name> into the tree."""
-        shutil.copytree(DATA_DIR / name, self.root, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        """Write ``{relative path: source}`` under the tree."""
+        for relative, text in files.items():
+            path = self.root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(source(text), encoding="utf-8")
         return self
 
     def run(self, *args, lazy=False, **kwargs):
         """Run the interpreter in the tree; the default script is main.py."""
         return self.interpreter.run(*(args or ("main.py",)), cwd=self.root,
                                     lazy=lazy, **kwargs)
-
-    def run_code(self, code, *args, lazy=False, **kwargs):
-        """Run ``python [-L] *args -c code`` in the tree."""
-        return self.run(*args, "-c", source(code), lazy=lazy, **kwargs)
-
-    def run_both(self, *args, **kwargs):
-        """Run eagerly, then with -L; return (eager, lazy) Completed."""
-        return (self.run(*args, lazy=False, **kwargs),
-                self.run(*args, lazy=True, **kwargs))
 
 
 @pytest.fixture(scope="session")
@@ -236,9 +167,3 @@ def vanilla():
 def tree(interpreter, tmp_path):
     """An empty module tree in tmp_path, run by the interpreter under test."""
     return Tree(interpreter, tmp_path)
-
-
-@pytest.fixture(params=[False, True], ids=["eager", "lazy"])
-def lazy(request):
-    """Run the test once without and once with -L: the value is the flag."""
-    return request.param

@@ -1,9 +1,9 @@
-"""SPEC section 7: compatibility with stock CPython 3.13 (rules 31-32).
+"""Compatibility with stock CPython 3.13 (contract rules 30-32 and 39).
 
 These tests compare the fork with the stock interpreter named by
 VANILLA_PYTHON and are skipped when it is unset.  Rule 30 (the stdlib test
-suite gives the same results) is covered by regrtest runs, and on random
-module trees by test_differential.py.
+suite gives the same results) is also covered by regrtest runs; here the
+random programs of test_lazy_imports' differential test run on both.
 """
 
 import re
@@ -12,8 +12,35 @@ import subprocess
 import textwrap
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from test.test_lazy_imports import test_differential as differential
 
 pytestmark = pytest.mark.vanilla
+
+
+# Rule 30 --------------------------------------------------------------------
+
+def driver(interpreter):
+    """Run the differential test's batch driver with *interpreter*."""
+    def run(root, scripts):
+        return interpreter.run("driver.py", *scripts, cwd=root).ok().stdout
+    return run
+
+
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")
+@differential.batch_settings()
+@given(batch=st.lists(differential.programs(), min_size=differential.BATCH,
+                      max_size=differential.BATCH))
+@example(batch=differential.EXAMPLES)
+def test_r30_eager_run_matches_stock(interpreter, vanilla, batch):
+    """Without -L the fork prints what stock prints, on random trees."""
+    failure = differential.check_batch(batch, driver(interpreter),
+                                       driver(vanilla),
+                                       differential.same_output)
+    if failure:
+        pytest.fail(failure, pytrace=False)
 
 
 # Rule 31 --------------------------------------------------------------------
@@ -169,7 +196,7 @@ def test_r31_extension_built_for_stock_works(interpreter, vanilla, tmp_path):
 CACHE_IDENTITY = ("(__import__('importlib.util').util.MAGIC_NUMBER, "
                   "__import__('sys').implementation.cache_tag)")
 
-#: Module sources covering every import context of SPEC rules 8-10.
+#: Module sources covering every import context of contract rules 8-10.
 CORPUS = [
     "import a\nimport a.b as c\nfrom a import b, c\nfrom . import x\n",
     "if x:\n    import a\nfor i in y:\n    import b\nwhile z:\n    import c\n",

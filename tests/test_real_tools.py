@@ -1,4 +1,4 @@
-"""Real import hooks under -L (SPEC rule 33), with packages from PyPI.
+"""Real import hooks under -L (contract rule 33), with packages from PyPI.
 
 The packages are installed in the test venv (requirements-test.txt); the
 interpreter running pytest is the fork, and each test runs it in a

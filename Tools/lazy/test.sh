@@ -14,9 +14,9 @@ unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME
 
 step() { printf '\n=== %s\n' "$*"; }
 
-# pytest: every contract rule, the thread stress test at a small size
-# (LAZY_STRESS_TRIALS) and the hypothesis differential test with
-# LAZY_HYPOTHESIS_EXAMPLES generated programs (make fuzz runs many more).
+# pytest: what needs the stock interpreter or PyPI packages (ABI, .pyc
+# files, dis, the differential test's LAZY_HYPOTHESIS_EXAMPLES programs on
+# stock; real import hooks).  make fuzz runs many more programs.
 step "pytest: tests/"
 LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
     LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
@@ -29,9 +29,15 @@ LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
     LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
     "$venv" -L -m pytest -q -p no:cacheprovider tests || status=1
 
+# Every contract rule, the thread stress test at a small size
+# (LAZY_STRESS_TRIALS) and the differential test's explicit examples; then
+# the differential test with hypothesis (the venv has it), with
+# LAZY_HYPOTHESIS_EXAMPLES generated programs.
 step "regrtest: test_lazy_imports, without and with -L"
 "$lazy" -m test -q test_lazy_imports || status=1
 "$lazy" -L -m test -q test_lazy_imports || status=1
+LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
+    "$venv" -m test -q test_lazy_imports.test_differential || status=1
 
 # Stdlib regression suites for the code the patches change, run without -L.
 regress="test_sys test_cmd_line test_embed test_dict test_import

@@ -1,13 +1,14 @@
 # Test targets beyond make test: long fuzzing of the differential
 # property test, and stdlib suites run with lazy imports on.
 #
-# make test-differential  tests/test_differential.py as in make test
-#                         (DIFFERENTIAL_EXAMPLES programs, default 300)
+# make test-differential  test_lazy_imports.test_differential with
+#                         hypothesis (the venv's interpreter),
+#                         DIFFERENTIAL_EXAMPLES programs (default 300)
 # make fuzz               the same with FUZZ_EXAMPLES programs (default 5000),
 #                         random seeds, example database (.hypothesis/) and
-#                         shrinking (hypothesis profile "explore"); a known
-#                         failure fails too (--runxfail): random programs may
-#                         or may not reach it
+#                         shrinking (hypothesis profile "explore"), then the
+#                         same programs on the fork and on vanilla, both
+#                         without -L (tests/test_compat.py)
 # make test-lazy-stdlib   LAZY_STDLIB_TESTS under $(PY_LAZY) -L -m test
 #                         -j$(LAZY_STDLIB_JOBS); prints how many passed
 # make test-thirdparty    the own pytest suites of the libraries pinned in
@@ -44,16 +45,21 @@ PYTEST_ENV = LAZY_PYTHON="$(CURDIR)/$(PY_LAZY)" \
 
 .PHONY: test-differential fuzz test-lazy-stdlib test-thirdparty
 
-test-differential: build vanilla venv
-	$(PYTEST_ENV) LAZY_HYPOTHESIS_EXAMPLES=$(DIFFERENTIAL_EXAMPLES) \
-	    $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
-	    tests/test_differential.py
+REGRTEST_ENV = env -u PYTHONUNBUFFERED -u PYTHONDONTWRITEBYTECODE
 
-fuzz: build vanilla venv
+test-differential: build venv  ## the differential test with hypothesis, DIFFERENTIAL_EXAMPLES programs
+	$(REGRTEST_ENV) LAZY_HYPOTHESIS_EXAMPLES=$(DIFFERENTIAL_EXAMPLES) \
+	    $(VENV)/bin/python -m test -v test_lazy_imports.test_differential
+
+fuzz: build vanilla venv  ## the differential tests with FUZZ_EXAMPLES random programs and shrinking
+	$(REGRTEST_ENV) LAZY_HYPOTHESIS_EXAMPLES=$(FUZZ_EXAMPLES) \
+	    LAZY_HYPOTHESIS_PROFILE=explore \
+	    $(VENV)/bin/python -m test -v test_lazy_imports.test_differential \
+	    -m test_lazy_run_matches_eager_run
 	$(PYTEST_ENV) LAZY_HYPOTHESIS_EXAMPLES=$(FUZZ_EXAMPLES) \
 	    LAZY_HYPOTHESIS_PROFILE=explore \
-	    $(VENV)/bin/python -m pytest -q -p no:cacheprovider --runxfail \
-	    tests/test_differential.py -k "lazy_run or eager_run"
+	    $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	    tests/test_compat.py -k eager_run_matches_stock
 
 test-lazy-stdlib: build
 	@mkdir -p $(BUILD)/reports

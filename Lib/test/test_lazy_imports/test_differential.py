@@ -6,8 +6,8 @@ every form (``import a.b.c``, ``import a.b as c``, ``from a import b, c``,
 relative imports, inside ``if``/``for``/``try`` blocks), top-level reads of
 what was imported, and functions reading it later.  A main script imports
 from the tree, reads names, calls functions, then prints every name it and
-the loaded modules bound.  It runs once eagerly and once with -L (25
-programs per pair of interpreter runs, see "Running and comparing").
+the loaded modules bound.  It runs once eagerly and once with -L, and the
+two runs are compared (contract rules 8, 12-15 and 19).
 
 What must be equal is worked out below (``Semantics``).  Lazy imports move
 the moment a module body runs.  So a program whose result depends on that
@@ -21,27 +21,62 @@ writing one:
   submodule;
 * ``pkg.sub`` is read only when the reading module itself ran
   ``import pkg.sub`` (eagerly, *any* module importing it sets the
-  attribute; SPEC rule 14 only promises it for the importer's own
+  attribute; contract rule 14 only promises it for the importer's own
   statements);
 * a package attribute named like one of its submodules is set after the
   package imported that submodule itself (``from .x import x``, or an
   assignment after ``from . import x``: then the attribute wins in both
-  runs, SPEC rule 14), or else nothing imports the submodule.
+  runs, contract rule 14), or else nothing imports the submodule.
 
 Then every value the main script prints is identical, and the set of module
 bodies run under -L is a subset of the eager set, each run at most once.
+
+Without hypothesis (test.support.hypothesis_helper's stubs) the test runs
+its explicit examples only.  With it, these environment variables apply:
+
+LAZY_HYPOTHESIS_EXAMPLES
+    Number of random programs (default 300).
+LAZY_DIFFERENTIAL_BATCH
+    Programs per hypothesis example, i.e. per pair of interpreter runs
+    (default 25).
+LAZY_HYPOTHESIS_PROFILE
+    ``ci`` (default: derandomized, no example database, no shrinking: the
+    failure names the program that differs) or ``explore`` (random seeds,
+    the example database, failing batches shrunk), as ``make fuzz`` runs.
+
+tests/test_compat.py runs the same programs on the fork and on stock
+CPython, both without -L (contract rule 30).
 """
 
 import dataclasses
+import importlib
+import importlib.util
 import os
 import re
+import sys
 import tempfile
 import textwrap
+import unittest
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, Phase, find, given, note, settings
-from hypothesis import strategies as st
+# hypothesis registers its strategies as a side effect of importing its own
+# modules, and checks the registry while they import: under -L (regrtest
+# run with -L) it must be imported eagerly, as an application adopting -L
+# would keep it (excluding=, contract rule 11).
+if (importlib.is_lazy_imports_enabled() and "hypothesis" not in sys.modules
+        and importlib.util.find_spec("hypothesis") is not None):
+    importlib.set_lazy_imports(
+        excluding=lambda name: name.partition(".")[0] == "hypothesis")
+
+from test.support.hypothesis_helper import hypothesis
+from test.support.script_helper import assert_python_ok
+
+# By name: under -L the hypothesis package gets no "strategies" attribute
+# as a side effect of its own imports (the guide's list of differences).
+st = importlib.import_module(f"{hypothesis.__name__}.strategies")
+
+#: False under test.support's stubs, which run the explicit examples only.
+HAVE_HYPOTHESIS = not hypothesis.__name__.startswith("test.support.")
 
 TOP_NAMES = ("alpha", "beta", "gamma")
 SUBMODULE_NAMES = ("a", "b", "c")
@@ -612,6 +647,7 @@ def programs(draw):
     return render(program, semantics)
 
 
+
 # Running and comparing ------------------------------------------------------
 #
 # Starting two interpreters per program would cost most of the time budget,
@@ -625,8 +661,11 @@ def programs(draw):
 #: Programs per hypothesis example (one pair of interpreter runs).
 BATCH = int(os.environ.get("LAZY_DIFFERENTIAL_BATCH", "25"))
 
-#: Programs per test: LAZY_HYPOTHESIS_EXAMPLES (default 300, see conftest).
+#: Programs per test (hypothesis examples times BATCH).
 PROGRAMS = int(os.environ.get("LAZY_HYPOTHESIS_EXAMPLES", "300"))
+
+#: "ci" or "explore" (see the module docstring).
+PROFILE = os.environ.get("LAZY_HYPOTHESIS_PROFILE", "ci")
 
 SEPARATOR = "=== program "
 
@@ -669,17 +708,17 @@ def write_batch(root, batch):
     return scripts
 
 
-def run_batch(interpreter, lazy, root, scripts):
-    """Run the driver, with -L if *lazy*; return {script: lines printed}."""
-    result = interpreter.run("driver.py", *scripts, cwd=root, lazy=lazy)
-    assert result.returncode == 0 and not result.stderr, result.report()
+def split_outputs(stdout, scripts):
+    """{script: lines printed} of a driver run's standard output."""
     outputs, current = {}, None
-    for line in result.lines:
+    for line in stdout.splitlines():
         if line.startswith(SEPARATOR):
             current = outputs.setdefault(line[len(SEPARATOR):], [])
         else:
             current.append(line)
-    assert list(outputs) == scripts, result.report()
+    if list(outputs) != scripts:
+        raise AssertionError(f"the driver did not run every script:\n"
+                             f"{stdout}")
     return outputs
 
 
@@ -712,8 +751,10 @@ class Observation:
             dumped=dumped)
 
 
-def compare(eager, lazy):
-    """Assert the -L observation is what the eager one allows."""
+def compare(eager_lines, lazy_lines):
+    """Assert the -L run printed what the eager run allows."""
+    eager = Observation.parse(eager_lines)
+    lazy = Observation.parse(lazy_lines)
     assert lazy.shown == eager.shown
     assert len(set(eager.executed)) == len(eager.executed)
     assert len(set(lazy.executed)) == len(lazy.executed), "a body ran twice"
@@ -722,6 +763,10 @@ def compare(eager, lazy):
     for key, line in lazy.dumped.items():
         assert line == eager.dumped[key]
     assert {module for module, _ in lazy.dumped} <= set(lazy.loaded)
+
+
+def same_output(first_lines, second_lines):
+    assert first_lines == second_lines
 
 
 def program_report(files, index, **runs):
@@ -733,58 +778,92 @@ def program_report(files, index, **runs):
     return "\n".join(text)
 
 
-#: Shrinking a batch reruns it hundreds of times; the failure report names
-#: the program that differs already.  LAZY_HYPOTHESIS_PROFILE=explore shrinks.
-BATCH_SETTINGS = settings(max_examples=max(1, -(-PROGRAMS // BATCH)))
-
-#: A falsifying batch is printed in full; hypothesis warns that it is long.
-QUIET = pytest.mark.filterwarnings("ignore:Generating overly large repr")
-
-batches = st.lists(programs(), min_size=BATCH, max_size=BATCH)
-
-
 def check_batch(batch, first, second, compare_runs):
-    """Run *batch* as (interpreter, lazy) *first* and *second*; compare each
-    program's two outputs with *compare_runs*."""
+    """Run *batch* with *first* and *second*, each a function running the
+    driver (with the script arguments it is given) in a directory and
+    returning its standard output; compare each program's two outputs with
+    *compare_runs*.  Return None, or a report of the programs that differ.
+    """
     with tempfile.TemporaryDirectory(prefix="lazy-differential-") as root:
         scripts = write_batch(root, batch)
-        first_out = run_batch(*first, root, scripts)
-        second_out = run_batch(*second, root, scripts)
+        first_out = split_outputs(first(root, scripts), scripts)
+        second_out = split_outputs(second(root, scripts), scripts)
     failures = []
     for index, (files, script) in enumerate(zip(batch, scripts)):
         try:
             compare_runs(first_out[script], second_out[script])
         except AssertionError as exc:
-            failures.append(program_report(
-                files, index, **{"first": first_out[script],
-                                 "second": second_out[script]}) + f"\n--- assertion\n{exc}")
+            failures.append(
+                program_report(files, index, first=first_out[script],
+                               second=second_out[script])
+                + f"\n--- assertion\n{exc}")
     if failures:
-        note(failures[0])
-        pytest.fail(f"{len(failures)} of {len(batch)} programs differ; "
-                    f"the first one:\n{failures[0]}", pytrace=False)
+        return (f"{len(failures)} of {len(batch)} programs differ; "
+                f"the first one:\n{failures[0]}")
+    return None
 
 
-@QUIET
-@BATCH_SETTINGS
-@given(batch=batches)
-def test_r8_r12_r15_lazy_run_matches_eager_run(interpreter, batch):
-    """Rules 8, 12-15, 19: the -L run computes exactly what eager computes."""
-    check_batch(batch, (interpreter, False), (interpreter, True),
-                lambda eager, lazy: compare(Observation.parse(eager),
-                                            Observation.parse(lazy)))
+# Explicit examples ----------------------------------------------------------
+#
+# Hand-written programs in the model above, run with or without hypothesis.
+# Together they show every construct of CONSTRUCTS below.
+
+def example_programs():
+    """Three programs rendered to files, checked by sanitize()."""
+    alpha = {
+        "alpha": Module("alpha", is_package=True, values={"a": 100},
+                        statements=[FromImport("alpha.b", (("b", None),),
+                                               level=1)]),
+        "alpha.a": Module("alpha.a", values={"x": 101}),
+        "alpha.b": Module("alpha.b", is_package=True,
+                          statements=[FromImport("alpha.b.c",
+                                                 (("y", None),), level=1),
+                                      FromImport("alpha", (("b", "q"),),
+                                                 level=2)]),
+        "alpha.b.c": Module("alpha.b.c", values={"y": 102},
+                            statements=[Import("beta", wrapper="try")],
+                            uses={"u0": Chain("beta", ("x",))},
+                            functions={"f0": "return beta.x"}),
+        "beta": Module("beta", values={"x": 103},
+                       statements=[Import("alpha.b.c", wrapper="for")],
+                       functions={"f0": "return alpha.b.c.y"}),
+    }
+    main = Module(MAIN, statements=[
+        Import("alpha.b.c"), Import("alpha.b.c", alias="r"),
+        FromImport("beta", (("x", None), ("f0", "q"))),
+        Import("gamma", wrapper="if")])
+    gamma = {
+        "gamma": Module("gamma", is_package=True,
+                        statements=[FromImport("gamma.a", (("a", None),),
+                                                level=1)]),
+        "gamma.a": Module("gamma.a", values={"a": 104}),
+        "gamma.b": Module("gamma.b", values={"x": 105}),
+    }
+    first = Program({**alpha, **gamma}, main, [
+        "alpha.b.c.y", "r.f0()", "q()", "alpha.a", "alpha.zz",
+        "hasattr(alpha.b, 'c')", "gamma.a", "beta.f0()"])
+    second = Program(
+        {"alpha": Module("alpha", is_package=True,
+                         statements=[Import("beta")],
+                         functions={"f0": "return beta.a"}),
+         "beta": Module("beta", values={"a": 106},
+                        statements=[Import("alpha")],
+                        functions={"f0": "return alpha.f0()"})},
+        Module(MAIN, statements=[Import("alpha"), Import("beta")]),
+        ["alpha.f0()", "beta.f0()", "beta.zz"])
+    third = Program(
+        {"alpha": Module("alpha", is_package=True, values={"a": 107}),
+         "alpha.a": Module("alpha.a", values={"x": 108})},
+        Module(MAIN, statements=[FromImport("alpha", (("a", None),))]),
+        ["a"])
+    rendered = []
+    for program in (first, second, third):
+        sanitize(program)
+        rendered.append(render(program, Semantics(program)))
+    return rendered
 
 
-def same_output(fork, stock):
-    assert fork == stock
-
-
-@pytest.mark.vanilla
-@QUIET
-@BATCH_SETTINGS
-@given(batch=batches)
-def test_r30_eager_run_matches_stock(interpreter, vanilla, batch):
-    """Rule 30 on random trees: without -L the fork prints what stock does."""
-    check_batch(batch, (interpreter, False), (vanilla, False), same_output)
+EXAMPLES = example_programs()
 
 
 def has_line(files, pattern, *, modules_only=False):
@@ -845,11 +924,66 @@ CONSTRUCTS = {
 }
 
 
-@pytest.mark.parametrize("construct", CONSTRUCTS)
-def test_generator_produces(construct):
-    """The strategy can write each construct (guards the sanitizer)."""
-    find(programs(), CONSTRUCTS[construct],
-         settings=settings(max_examples=5_000, database=None,
-                           derandomize=True, deadline=None,
-                           phases=[Phase.generate],
-                           suppress_health_check=list(HealthCheck)))
+def batch_settings():
+    """Hypothesis settings for PROGRAMS programs in batches of BATCH."""
+    common = dict(
+        max_examples=max(1, -(-PROGRAMS // BATCH)), deadline=None,
+        suppress_health_check=[hypothesis.HealthCheck.too_slow,
+                               hypothesis.HealthCheck.data_too_large],
+        print_blob=True)
+    if PROFILE == "explore":
+        return hypothesis.settings(**common)
+    # Shrinking a batch reruns it hundreds of times; the failure report
+    # names the program that differs already.
+    return hypothesis.settings(
+        derandomize=True, database=None,
+        phases=[hypothesis.Phase.explicit, hypothesis.Phase.reuse,
+                hypothesis.Phase.generate], **common)
+
+
+class DifferentialTests(unittest.TestCase):
+
+    def run_driver(self, lazy):
+        """A function running the batch driver with this interpreter."""
+        def run(root, scripts):
+            result = assert_python_ok(*(["-L"] if lazy else []), "driver.py",
+                                      *scripts, __cwd=root, __isolated=False)
+            self.assertEqual(result.err, b"")
+            return result.out.decode("utf-8", "backslashreplace")
+        return run
+
+    @batch_settings()
+    @hypothesis.given(batch=st.lists(programs(), min_size=BATCH,
+                                     max_size=BATCH))
+    @hypothesis.example(batch=EXAMPLES)
+    def test_lazy_run_matches_eager_run(self, batch):
+        # Contract rules 8, 12-15 and 19: the -L run computes exactly what
+        # the eager run computes; only the moment modules run may differ.
+        failure = check_batch(batch, self.run_driver(False),
+                              self.run_driver(True), compare)
+        if failure:
+            self.fail(failure)
+
+    def test_examples_show_every_construct(self):
+        # The explicit examples stand for the generator without hypothesis:
+        # together they write every construct it is checked for.
+        for construct, present in CONSTRUCTS.items():
+            with self.subTest(construct=construct):
+                self.assertTrue(any(present(files) for files in EXAMPLES))
+
+    @unittest.skipUnless(HAVE_HYPOTHESIS, "needs hypothesis")
+    def test_generator_produces_every_construct(self):
+        # The strategy can write each construct (this guards the
+        # sanitizer, which drops what would make the runs differ).
+        for construct, present in CONSTRUCTS.items():
+            with self.subTest(construct=construct):
+                hypothesis.find(
+                    programs(), present,
+                    settings=hypothesis.settings(
+                        max_examples=5_000, database=None, derandomize=True,
+                        deadline=None, phases=[hypothesis.Phase.generate],
+                        suppress_health_check=list(hypothesis.HealthCheck)))
+
+
+if __name__ == "__main__":
+    unittest.main()
