@@ -24,7 +24,6 @@ import io
 import json
 import linecache
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,10 @@ import threading
 import time
 
 _BOOTSTRAP_FILES = ('<frozen importlib._bootstrap>',
-                    '<frozen importlib._bootstrap_external>')
+                    '<frozen importlib._bootstrap_external>',
+                    # check's registration recorder wraps _find_and_load
+                    os.path.join(os.path.dirname(__file__),
+                                 '_lazy_effects.py'))
 _THIS_FILE = __file__
 
 
@@ -405,7 +407,8 @@ def _record_main(args):
         importlib.set_lazy_imports(_imp._is_lazy_imports_enabled(),
                                    excluding=excluding)
     if effects_wanted:
-        effects = _Effects()
+        from importlib._lazy_effects import Effects
+        effects = Effects()
         effects.install()
     if observe:
         recorder = _Recorder()
@@ -443,15 +446,21 @@ def _record_main(args):
         status = code if isinstance(code, int) else (0 if code is None else 1)
         if not isinstance(code, int) and code is not None:
             print(code, file=sys.stderr)
-    except BaseException:
-        import traceback
-        traceback.print_exc()
+    except BaseException as exc:
+        # As the interpreter does, through sys.excepthook (the program may
+        # have replaced it), without the frames of this runner.
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename in (
+                _THIS_FILE, '<frozen runpy>'):
+            tb = tb.tb_next
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
         status = 1
     sys.exit(status)
 
 
-def _run_child(target, *, lazy, out, extra=(), capture=False):
-    """Run the program in a child interpreter; return the CompletedProcess."""
+def _run_child(target, *, lazy, out, extra=(), capture=False, env=None):
+    """Run the program in a child interpreter; return the CompletedProcess.
+    With 'capture', its output is captured and its stdin is empty."""
     flags = []
     inherited = subprocess._args_from_interpreter_flags()
     skip = False
@@ -469,105 +478,9 @@ def _run_child(target, *, lazy, out, extra=(), capture=False):
                '--', *target]
     kwargs = {}
     if capture:
-        kwargs = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return subprocess.run(command, **kwargs)
-
-
-# ---------------------------------------------------------------------------
-# Import-time side effects (check)
-
-class _Effects:
-    """Record the registrations whose import-time use matters.
-
-    Each registration is recorded with the module whose code made it.  The
-    wrappers return what the wrapped function returns and raise what it
-    raises.
-    """
-
-    def __init__(self):
-        self.records = []
-
-    @staticmethod
-    def _caller_module(depth=2):
-        frame = sys._getframe(depth)
-        while frame is not None and frame.f_code.co_filename in (
-                _THIS_FILE, '<frozen importlib._bootstrap>'):
-            frame = frame.f_back
-        return frame.f_globals.get('__name__') if frame is not None else None
-
-    @staticmethod
-    def _name(obj):
-        module = getattr(obj, '__module__', None)
-        qualname = getattr(obj, '__qualname__', None)
-        if qualname is None:
-            return type(obj).__qualname__ + ' instance'
-        return f'{module}.{qualname}' if module else qualname
-
-    def _wrap(self, owner, attribute, kind, describe):
-        original = getattr(owner, attribute)
-        effects = self
-
-        def wrapper(*args, **kwargs):
-            result = original(*args, **kwargs)
-            try:
-                what = describe(*args, **kwargs)
-            except Exception:
-                what = repr(args)
-            effects.records.append((kind, what,
-                                    effects._caller_module()))
-            return result
-
-        wrapper.__name__ = getattr(original, '__name__', attribute)
-        wrapper.__qualname__ = getattr(original, '__qualname__', attribute)
-        wrapper.__doc__ = getattr(original, '__doc__', None)
-        wrapper.__wrapped__ = original
-        setattr(owner, attribute, wrapper)
-
-    def install(self):
-        import abc, atexit, codecs, copyreg, signal, warnings
-        name = self._name
-        self._wrap(atexit, 'register', 'atexit handler',
-                   lambda func, *a, **k: name(func))
-        self._wrap(signal, 'signal', 'signal handler',
-                   lambda signum, handler: f'{signum}: {name(handler)}'
-                   if callable(handler) else f'{signum}: {handler}')
-        self._wrap(codecs, 'register', 'codec search function',
-                   lambda func: name(func))
-        self._wrap(copyreg, 'pickle', 'copyreg reduction',
-                   lambda cls, *a, **k: name(cls))
-        self._wrap(warnings, 'filterwarnings', 'warnings filter',
-                   lambda action, message='', category=Warning, *a, **k:
-                   f'{action} {message!r} {name(category)}')
-        self._wrap(warnings, 'simplefilter', 'warnings filter',
-                   lambda action, category=Warning, *a, **k:
-                   f'{action} {name(category)}')
-        self._wrap(abc.ABCMeta, 'register', 'ABC registration',
-                   lambda cls, subclass: f'{name(cls)} <- {name(subclass)}')
-        self.excepthook = sys.excepthook
-
-    def snapshot(self):
-        """What the program registered, once it ended (JSON-able)."""
-        records = list(self.records)
-        if sys.excepthook is not self.excepthook:
-            hook = sys.excepthook
-            records.append(('sys.excepthook', self._name(hook),
-                            getattr(hook, '__module__', None)))
-        logging = sys.modules.get('logging')
-        if logging is not None:
-            manager = logging.Logger.manager
-            loggers = [('root', logging.getLogger())] + sorted(
-                (n, l) for n, l in list(manager.loggerDict.items())
-                if isinstance(l, logging.Logger))
-            for logger_name, logger in loggers:
-                if logger.level != logging.NOTSET:
-                    records.append(('logging level',
-                                    f'{logger_name}: {logger.level}', None))
-                for handler in logger.handlers:
-                    records.append(('logging handler',
-                                    f'{logger_name}: {type(handler).__name__}',
-                                    type(handler).__module__))
-        return sorted({tuple(r) for r in records},
-                      key=lambda r: (r[0], r[1], r[2] or ''))
+        kwargs = dict(stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE)
+    return subprocess.run(command, env=env, **kwargs)
 
 
 # ---------------------------------------------------------------------------
@@ -687,263 +600,6 @@ def report(target, *, json_file=None, limit=20, stream=None):
 
 
 # ---------------------------------------------------------------------------
-# check
-
-_ADDRESS = re.compile(r'\b0x[0-9a-fA-F]{6,}\b')
-
-
-class _Run:
-    """One run of the program: its output, status and record."""
-
-    def __init__(self, target, *, lazy, excluding=None):
-        with tempfile.TemporaryDirectory() as tmp:
-            out = os.path.join(tmp, 'record.json')
-            extra = ['--effects']
-            if excluding is not None:
-                extra += ['--excluding', ','.join(sorted(excluding))]
-            process = _run_child(target, lazy=lazy, out=out, extra=extra,
-                                 capture=True)
-            try:
-                with open(out, encoding='utf-8') as file:
-                    self.record = json.load(file)
-            except OSError:
-                self.record = {'modules_loaded': [], 'loads': [],
-                               'deferred': [], 'effects': []}
-        self.status = process.returncode
-        # Addresses in reprs ("<function f at 0x7f...>") differ from run to
-        # run whatever the mode.
-        self.stdout = _ADDRESS.sub('0x...', process.stdout.decode(
-            'utf-8', 'replace'))
-        self.stderr = _ADDRESS.sub('0x...', process.stderr.decode(
-            'utf-8', 'replace'))
-        self.effects = {tuple(e) for e in self.record.get('effects', ())}
-        self.loaded = set(self.record.get('modules_loaded', ()))
-
-    def differences(self, other):
-        """What differs in 'other' (the -L run) from this (eager) run."""
-        found = []
-        if self.status != other.status:
-            found.append(('exit status', f'{self.status} eagerly, '
-                                         f'{other.status} with -L'))
-        for stream in ('stdout', 'stderr'):
-            mine = getattr(self, stream).rstrip()
-            theirs = getattr(other, stream).rstrip()
-            if mine != theirs:
-                found.append((stream, _first_difference(mine, theirs)))
-        mine = {e[:2]: e for e in self.effects}
-        theirs = {e[:2]: e for e in other.effects}
-        both = self.loaded & other.loaded
-        # A registration made by a module that both runs loaded happened in
-        # both, if only before the recorder was installed in one of them;
-        # the standard library's own (numbers registering int) are not the
-        # application's side effects.
-        def counts(effect):
-            module = effect[2]
-            return (module not in both and (module or '').partition('.')[0]
-                    not in sys.stdlib_module_names)
-        for key in sorted(mine.keys() - theirs.keys()):
-            if counts(mine[key]):
-                found.append(('missing with -L', mine[key]))
-        for key in sorted(theirs.keys() - mine.keys()):
-            if counts(theirs[key]):
-                found.append(('only with -L', theirs[key]))
-        return found
-
-
-def _first_difference(a, b):
-    lines_a, lines_b = a.splitlines(), b.splitlines()
-    for i, (x, y) in enumerate(zip(lines_a, lines_b)):
-        if x != y:
-            return f'line {i + 1}: {x!r} eagerly, {y!r} with -L'
-    i = min(len(lines_a), len(lines_b))
-    if len(lines_a) > i:
-        return f'line {i + 1}: {lines_a[i]!r} eagerly, nothing with -L'
-    return f'line {i + 1}: nothing eagerly, {lines_b[i]!r} with -L'
-
-
-def _import_chain(eager, lazy, module):
-    """The modules between the -L run's last loaded importer and 'module'
-    (that one included), following who imported whom in the eager run."""
-    importer_of = {}
-    for load in eager.record.get('loads', ()):
-        importer_of.setdefault(load['module'], load.get('importer'))
-    chain = []
-    seen = set()
-    while module and module not in lazy.loaded and module not in seen:
-        seen.add(module)
-        chain.append(module)
-        module = importer_of.get(module)
-        if module == '__main__':
-            break
-    return chain[::-1]
-
-
-def _deferred_at(run, module):
-    """file:line of the deferred statements of the -L run importing
-    'module', or None."""
-    places = []
-    for record in run.record.get('deferred', ()):
-        names = [record['module']]
-        if record.get('fromlist'):
-            names += [f"{record['module']}.{n}" for n in record['fromlist']]
-        if module in names and record.get('file'):
-            places.append(_location(record['file'], record['line']))
-    return ', '.join(sorted(set(places))[:3]) or None
-
-
-def _agrees(eager, run):
-    return not eager.differences(run)
-
-
-def _narrow(target, eager, candidates, max_runs, log):
-    """A small subset of 'candidates' whose exclusion makes the -L run
-    agree with the eager one (delta debugging), or None."""
-    runs = 0
-
-    def test(subset):
-        nonlocal runs
-        runs += 1
-        return _agrees(eager, _Run(target, lazy=True, excluding=subset))
-
-    candidates = sorted(candidates)
-    if not candidates or not test(candidates):
-        return None, runs
-    granularity = 2
-    while len(candidates) >= 2 and runs < max_runs:
-        size = max(1, len(candidates) // granularity)
-        chunks = [candidates[i:i + size]
-                  for i in range(0, len(candidates), size)]
-        reduced = False
-        for chunk in chunks:
-            if runs >= max_runs:
-                break
-            complement = [c for c in candidates if c not in chunk]
-            if test(chunk):
-                candidates, granularity, reduced = chunk, 2, True
-                break
-            if runs < max_runs and complement and test(complement):
-                candidates = complement
-                granularity = max(granularity - 1, 2)
-                reduced = True
-                break
-        if not reduced:
-            if granularity >= len(candidates):
-                break
-            granularity = min(len(candidates), granularity * 2)
-    return candidates, runs
-
-
-def check(target, *, json_file=None, max_runs=24, stream=None):
-    """Run the program eagerly and with -L; suggest and confirm an
-    excluding= setting that makes them agree.
-
-    Returns 0 when they agree, 1 when a confirmed suggestion was printed,
-    2 when no suggestion made them agree.
-    """
-    stream = sys.stdout if stream is None else stream
-    w = stream.write
-    eager = _Run(target, lazy=False)
-    lazy = _Run(target, lazy=True)
-    found = eager.differences(lazy)
-    findings = {'command': target, 'differences': [list(d) for d in found],
-                'excluding': {}, 'confirmed': None}
-    w('Lazy imports check: ' + ' '.join(target) + '\n')
-    w(f'  eager: exit status {eager.status}, {len(eager.loaded)} modules; '
-      f'-L: exit status {lazy.status}, {len(lazy.loaded)} modules\n')
-    if not found:
-        w('  no difference: the program behaves the same with -L\n')
-        if json_file:
-            with open(json_file, 'w', encoding='utf-8') as file:
-                json.dump(findings, file, indent=1)
-        return 0
-    w(f'\n{len(found)} differences:\n')
-    for kind, detail in found:
-        if isinstance(detail, (list, tuple)):
-            registrar = detail[2] or 'unknown module'
-            detail = f'{detail[0]} {detail[1]} (registered by {registrar})'
-        w(f'  {kind}: {detail}\n')
-
-    excluding = {}      # module -> reason
-    unexplained = False
-    for kind, detail in found:
-        if kind == 'missing with -L' and detail[2]:
-            chain = _import_chain(eager, lazy, detail[2])
-            for module in chain:
-                excluding.setdefault(
-                    module, f'{detail[0]} {detail[1]} registered '
-                            f'by {detail[2]} at import'
-                            + ('' if module == detail[2]
-                               else f' (imported through {module})'))
-            if not chain:
-                unexplained = True
-        else:
-            unexplained = True
-
-    runs = 2
-    confirmed = None
-    if excluding:
-        confirm = _Run(target, lazy=True, excluding=excluding)
-        runs += 1
-        confirmed = _agrees(eager, confirm)
-    if not confirmed and unexplained:
-        # First the imports that -L deferred and never ran, the program's
-        # own first; then every module only the eager run loaded.
-        only_eager = eager.loaded - lazy.loaded
-        roots = set(excluding)
-        for record in lazy.record.get('deferred', ()):
-            if record.get('verdict') != 'never used':
-                continue
-            names = [record['module']] + [
-                f"{record['module']}.{n}" for n in record.get('fromlist') or ()]
-            roots.update(n for n in names if n in only_eager)
-        subset = None
-        for candidates in (roots, only_eager | set(excluding)):
-            if not candidates:
-                continue
-            subset, used = _narrow(target, eager, candidates,
-                                   max(0, max_runs - runs), w)
-            runs += used
-            if subset is not None:
-                break
-        if subset is not None:
-            for module in subset:
-                excluding.setdefault(
-                    module, 'imported eagerly, not with -L; the output '
-                            'differs without it (found by narrowing down)')
-            excluding = {m: r for m, r in excluding.items() if m in subset}
-            confirm = _Run(target, lazy=True, excluding=excluding)
-            runs += 1
-            confirmed = _agrees(eager, confirm)
-    # Name the deferred statements behind each entry.
-    for module in list(excluding):
-        where = _deferred_at(lazy, module)
-        if where:
-            excluding[module] += f'; deferred at {where}'
-    findings['excluding'] = excluding
-    findings['confirmed'] = confirmed
-    findings['runs'] = runs
-    if excluding:
-        w('\nSuggested setting (at the entry point, before other imports):'
-          '\n\n    importlib.set_lazy_imports(excluding=[\n')
-        for module, reason in sorted(excluding.items()):
-            w(f'        {module!r},  # {reason}\n')
-        w('    ])\n\n')
-        if confirmed:
-            w(f'confirmed: with it, -L agrees with the eager run '
-              f'({runs} runs)\n')
-        else:
-            remaining = eager.differences(confirm)
-            w(f'not confirmed: {len(remaining)} differences remain\n')
-    else:
-        w('\nno excluding= setting found that makes the runs agree '
-          f'({runs} runs)\n')
-    if json_file:
-        with open(json_file, 'w', encoding='utf-8') as file:
-            json.dump(findings, file, indent=1)
-    return 1 if confirmed else 2
-
-
-# ---------------------------------------------------------------------------
 # Command line
 
 def _target(parser, options):
@@ -989,6 +645,7 @@ def main(argv=None):
     target = _target(parser, options)
     if options.command == 'report':
         return report(target, json_file=options.json, limit=options.limit)
+    from importlib._lazy_check import check
     return check(target, json_file=options.json, max_runs=options.max_runs)
 
 

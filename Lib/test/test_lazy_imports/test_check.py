@@ -1,13 +1,16 @@
-"""python -m importlib.lazy check (contract rule 46), on seeded traps.
+"""python -m importlib.lazy check, on seeded traps and clean programs.
 
-Each trap is a small application whose behaviour depends on an import-time
-side effect of a module that -L defers and never imports: check must find
-the difference, suggest excluding the module(s) behind it, and confirm the
-suggestion with a third run.  The clean programs must show no difference.
+Each trap is a small application whose behaviour depends on what a module
+does at import time, a module that -L defers and never imports.  check must
+find the difference, suggest excluding the module(s) behind it and confirm
+the suggestion with one more run.  On the clean programs it must find no
+difference and suggest nothing.
 """
 
 import json
 import os
+import sys
+import textwrap
 import unittest
 
 from test.support import os_helper
@@ -17,6 +20,7 @@ from .util import write_files
 
 REGISTRY = """
     COMMANDS = {}
+
     def command(name):
         def decorate(func):
             COMMANDS[name] = func
@@ -24,167 +28,354 @@ REGISTRY = """
         return decorate
 """
 
-# name -> (files, modules the suggestion must exclude)
+# name -> (module tree, the modules the suggestion must exclude).  Each
+# main.py is the program that check runs.
 TRAPS = {
-    "decorator registry (click-like)": ({
+    "command registry filled by decorators": ({
         "main.py": """
+            import sys
             import registry
             import commands.build
             import commands.serve
-            print("commands:", ", ".join(sorted(registry.COMMANDS)))
+
+            name = sys.argv[1] if len(sys.argv) > 1 else "build"
+            if name not in registry.COMMANDS:
+                sys.exit(f"unknown command {name!r}")
+            registry.COMMANDS[name]()
         """,
         "registry.py": REGISTRY,
         "commands/__init__.py": "",
-        "commands/build.py": ("import registry\n"
-                              "@registry.command('build')\n"
-                              "def build(): pass\n"),
-        "commands/serve.py": ("import registry\n"
-                              "@registry.command('serve')\n"
-                              "def serve(): pass\n"),
-    }, {"commands.build", "commands.serve"}),
-    "atexit.register at import": ({
-        "main.py": "import cleanup\nprint('working')\n",
-        "cleanup.py": ("import atexit\n"
-                       "def flush():\n    print('flushed')\n"
-                       "atexit.register(flush)\n"),
-    }, {"cleanup"}),
-    "signal handler at import": ({
-        "main.py": """
-            import signal
-            import handlers
-            print(signal.getsignal(signal.SIGUSR1))
+        "commands/build.py": """
+            import registry
+
+            @registry.command("build")
+            def build():
+                print("building")
         """,
-        "handlers.py": ("import signal\n"
-                        "def on_usr1(signum, frame): pass\n"
-                        "signal.signal(signal.SIGUSR1, on_usr1)\n"),
-    }, {"handlers"}),
-    "sys.excepthook at import": ({
-        "main.py": "import crashreport\nraise SystemExit(main_error())\n"
-                   "def main_error(): pass\n",
-        "crashreport.py": ("import sys\n"
-                           "def hook(*exc):\n"
-                           "    print('crash report written')\n"
-                           "sys.excepthook = hook\n"),
+        "commands/serve.py": """
+            import registry
+
+            @registry.command("serve")
+            def serve():
+                print("serving")
+        """,
+    }, {"commands.build"}),
+    "atexit.register at import": ({
+        "main.py": """
+            import cache
+            print("working")
+        """,
+        "cache.py": """
+            import atexit
+
+            def flush():
+                print("cache flushed")
+
+            atexit.register(flush)
+        """,
+    }, {"cache"}),
+    "atexit handler two deferred imports down": ({
+        "main.py": """
+            import telemetry
+            print("working")
+        """,
+        "telemetry/__init__.py": "from . import exporter\n",
+        "telemetry/exporter.py": """
+            import atexit
+
+            @atexit.register
+            def export():
+                print("metrics exported")
+        """,
+    }, {"telemetry", "telemetry.exporter"}),
+    "signal handler installed at import": ({
+        "main.py": """
+            import os
+            import signal
+            import reload
+
+            os.kill(os.getpid(), signal.SIGUSR1)
+            print("running")
+        """,
+        "reload.py": """
+            import signal
+
+            def on_usr1(signum, frame):
+                print("configuration reloaded")
+
+            signal.signal(signal.SIGUSR1, on_usr1)
+        """,
+    }, {"reload"}),
+    "sys.excepthook set at import": ({
+        "main.py": """
+            import crashreport
+
+            def run():
+                raise RuntimeError("disk full")
+
+            run()
+        """,
+        "crashreport.py": """
+            import sys
+
+            def report(exc_type, exc, tb):
+                print(f"crash report: {exc_type.__name__}: {exc}",
+                      file=sys.stderr)
+
+            sys.excepthook = report
+        """,
     }, {"crashreport"}),
     "logging configured at import": ({
         "main.py": """
             import logging
-            import logsetup
-            logging.getLogger('app').warning('disk almost full')
+            import logconfig
+
+            logging.getLogger("app").warning("disk almost full")
         """,
-        "logsetup.py": ("import logging, sys\n"
-                        "logging.basicConfig(stream=sys.stdout,\n"
-                        "    format='[%(name)s] %(levelname)s %(message)s')\n"),
-    }, {"logsetup"}),
+        "logconfig.py": """
+            import logging
+            import sys
+
+            logging.basicConfig(stream=sys.stdout,
+                                format="[%(name)s] %(levelname)s %(message)s")
+        """,
+    }, {"logconfig"}),
+    "logging.config.dictConfig at import": ({
+        "main.py": """
+            import logging
+            import app_logging
+
+            logging.getLogger("app.db").debug("connected")
+        """,
+        "app_logging.py": """
+            import logging.config
+
+            logging.config.dictConfig({
+                "version": 1,
+                "handlers": {"out": {"class": "logging.StreamHandler",
+                                     "stream": "ext://sys.stdout"}},
+                "loggers": {"app": {"handlers": ["out"],
+                                    "level": "DEBUG"}},
+            })
+        """,
+    }, {"app_logging"}),
     "warnings filter at import": ({
         "main.py": """
             import warnings
-            import quiet
-            warnings.warn('old API', DeprecationWarning)
-            print('done')
+            import strict
+
+            warnings.warn("old API", DeprecationWarning)
+            print("done")
         """,
-        "quiet.py": ("import warnings\n"
-                     "warnings.filterwarnings('error', category=DeprecationWarning)\n"),
-    }, {"quiet"}),
+        "strict.py": """
+            import warnings
+
+            warnings.filterwarnings("error", category=DeprecationWarning)
+        """,
+    }, {"strict"}),
     "codecs.register at import": ({
-        "main.py": "import mycodec\nprint('abc'.encode('shout'))\n",
-        "mycodec.py": ("import codecs\n"
-                       "def search(name):\n"
-                       "    if name == 'shout':\n"
-                       "        enc = lambda s, e='strict': (s.upper().encode(), len(s))\n"
-                       "        dec = lambda b, e='strict': (bytes(b).decode().lower(), len(b))\n"
-                       "        return codecs.CodecInfo(enc, dec, name='shout')\n"
-                       "codecs.register(search)\n"),
-    }, {"mycodec"}),
-    "copyreg at import": ({
+        "main.py": """
+            import rot_codec
+            print("hello".encode("rot5"))
+        """,
+        "rot_codec.py": """
+            import codecs
+
+            def _shift(text, step):
+                return "".join(chr(ord(c) + step) for c in text)
+
+            def search(name):
+                if name == "rot5":
+                    return codecs.CodecInfo(
+                        lambda s, e="strict": (_shift(s, 5).encode(), len(s)),
+                        lambda b, e="strict": (_shift(bytes(b).decode(), -5),
+                                               len(b)),
+                        name="rot5")
+                return None
+
+            codecs.register(search)
+        """,
+    }, {"rot_codec"}),
+    "copyreg reducer registered at import": ({
         "main.py": """
             import pickle
-            import point
-            import reducers
-            print(pickle.loads(pickle.dumps(point.Point(1, 2))))
+            import money
+            import money_pickling
+
+            print(pickle.loads(pickle.dumps(money.Money(3, "EUR"))))
         """,
-        "point.py": ("class Point:\n"
-                     "    def __init__(self, x, y): self.x, self.y = x, y\n"
-                     "    def __repr__(self): return f'Point({self.x}, {self.y})'\n"),
-        "reducers.py": ("import copyreg, point\n"
-                        "def reduce(p): return (point.Point, (p.y, p.x))\n"
-                        "copyreg.pickle(point.Point, reduce)\n"),
-    }, {"reducers"}),
+        "money.py": """
+            class Money:
+                def __init__(self, amount, currency):
+                    self.amount, self.currency = amount, currency
+
+                def __repr__(self):
+                    return f"Money({self.amount!r}, {self.currency!r})"
+        """,
+        "money_pickling.py": """
+            import copyreg
+            import money
+
+            def reduce(value):
+                # Pickled in cents, as the storage format wants.
+                return money.Money, (value.amount * 100, "cents")
+
+            copyreg.pickle(money.Money, reduce)
+        """,
+    }, {"money_pickling"}),
     "__init_subclass__ registry": ({
         "main.py": """
             import base
             import formats.yaml_format
             import formats.toml_format
-            print(sorted(base.Format.known))
+
+            print("formats:", ", ".join(sorted(base.Format.known)))
         """,
-        "base.py": ("class Format:\n"
-                    "    known = {}\n"
-                    "    def __init_subclass__(cls, **kw):\n"
-                    "        super().__init_subclass__(**kw)\n"
-                    "        Format.known[cls.__name__] = cls\n"),
+        "base.py": """
+            class Format:
+                known = {}
+
+                def __init_subclass__(cls, **kwargs):
+                    super().__init_subclass__(**kwargs)
+                    Format.known[cls.__name__.lower()] = cls
+        """,
         "formats/__init__.py": "",
-        "formats/yaml_format.py": "import base\nclass Yaml(base.Format): pass\n",
-        "formats/toml_format.py": "import base\nclass Toml(base.Format): pass\n",
+        "formats/yaml_format.py": """
+            import base
+
+            class Yaml(base.Format):
+                pass
+        """,
+        "formats/toml_format.py": """
+            import base
+
+            class Toml(base.Format):
+                pass
+        """,
     }, {"formats.yaml_format", "formats.toml_format"}),
     "ABC registration at import": ({
         "main.py": """
-            from collections.abc import Sized
+            from collections.abc import Sequence
             import storage
             import storage_abc
-            print(isinstance(storage.Bucket(), Sized))
+
+            print(isinstance(storage.Bucket(), Sequence))
         """,
-        "storage.py": "class Bucket:\n    pass\n",
-        "storage_abc.py": ("from collections.abc import Sized\n"
-                           "import storage\n"
-                           "Sized.register(storage.Bucket)\n"),
+        "storage.py": """
+            class Bucket:
+                def __getitem__(self, index):
+                    raise IndexError(index)
+
+                def __len__(self):
+                    return 0
+        """,
+        "storage_abc.py": """
+            from collections.abc import Sequence
+            import storage
+
+            Sequence.register(storage.Bucket)
+        """,
     }, {"storage_abc"}),
     "plugin that registers itself": ({
         "main.py": """
             import hooks
             import plugins
+
             for plugin in hooks.PLUGINS:
-                print('plugin', plugin.NAME)
+                print("plugin", plugin.NAME, "active")
         """,
-        "hooks.py": "PLUGINS = []\ndef register(plugin):\n"
-                    "    PLUGINS.append(plugin)\n",
+        "hooks.py": """
+            PLUGINS = []
+
+            def register(plugin):
+                PLUGINS.append(plugin)
+        """,
+        # Excluding the package makes its from-imports eager too.
         "plugins/__init__.py": "from . import spell\n",
-        "plugins/spell.py": ("import sys, hooks\n"
-                             "NAME = 'spell'\n"
-                             "hooks.register(sys.modules[__name__])\n"),
-    }, {"plugins"}),   # excluding a package makes its from-imports eager
+        "plugins/spell.py": """
+            import sys
+            import hooks
+
+            NAME = "spell"
+            hooks.register(sys.modules[__name__])
+        """,
+    }, {"plugins"}),
 }
 
 CLEAN = {
     "uses what it imports": {
         "main.py": """
-            import json
             import csv
             import decimal
-            print(json.dumps({'a': 1}), decimal.Decimal('1.5'))
+            import io
+            import json
+
+            rows = csv.reader(io.StringIO("a,1.5\\nb,2.25\\n"))
+            total = sum(decimal.Decimal(amount) for _, amount in rows)
+            print(json.dumps({"total": str(total)}))
         """,
     },
     "registry filled by the code that runs": {
         "main.py": """
             import registry
-            @registry.command('go')
-            def go(): pass
-            print(sorted(registry.COMMANDS))
+
+            @registry.command("go")
+            def go():
+                print("going")
+
+            registry.COMMANDS["go"]()
         """,
         "registry.py": REGISTRY,
     },
-    "side effects imported eagerly": {
+    "registrations kept eager by the program": {
         "main.py": """
             import importlib
+            import sys
+
             with importlib.eager_imports():
-                import cleanup
+                import cache
             try:
-                import optional_missing
+                import optional_speedups
             except ImportError:
-                pass
-            print('working')
+                optional_speedups = None
+            print("working", sorted({"alpha", "beta", "gamma", "delta"}))
         """,
-        "cleanup.py": ("import atexit\n"
-                       "atexit.register(print, 'flushed')\n"),
+        "cache.py": """
+            import atexit
+            atexit.register(print, "cache flushed")
+        """,
+    },
+    "unused modules without side effects": {
+        "main.py": """
+            import argparse
+            import models
+            import report
+            import email.mime.text
+
+            parser = argparse.ArgumentParser(prog="tool")
+            parser.add_argument("--count", type=int, default=2)
+            args = parser.parse_args(["--count", "3"])
+            print("count", args.count, {"x", "y", "z", "w"})
+        """,
+        "models.py": """
+            import enum
+
+            class Color(enum.Enum):
+                RED = 1
+
+            class Base:
+                def __init_subclass__(cls, **kwargs):
+                    super().__init_subclass__(**kwargs)
+
+            class Model(Base):
+                pass
+        """,
+        "report.py": """
+            import textwrap
+
+            def render(text):
+                return textwrap.indent(text, "  ")
+        """,
     },
 }
 
@@ -192,52 +383,322 @@ CLEAN = {
 class CheckTests(unittest.TestCase):
     maxDiff = None
 
-    def check(self, files, *args, failure=None):
+    def check(self, files, *args, status):
+        """Run check on main.py of the tree 'files'; return its output and
+        its JSON findings."""
         with os_helper.temp_dir() as root:
             write_files(root, files)
             out = os.path.join(root, "check.json")
-            runner = assert_python_failure if failure else assert_python_ok
+            runner = assert_python_ok if status == 0 else assert_python_failure
+            # An environment variable keeps script_helper from adding -E,
+            # which would keep check from giving its runs one hash seed.
             result = runner("-m", "importlib.lazy", "check", "--json", out,
-                            *args, "main.py", __cwd=root, __isolated=False)
+                            *args, __cwd=root, PYTHONHASHSEED="random")
+            output = result.out.decode()
+            self.assertEqual(result.rc, status, output + result.err.decode())
             with open(out, encoding="utf-8") as file:
-                return result, json.load(file)
+                findings = json.load(file)
+        self.assertEqual(findings["exit_status"], status)
+        return output, findings
 
     def test_traps(self):
         for name, (files, expected) in TRAPS.items():
             with self.subTest(trap=name):
-                result, findings = self.check(files, failure=True)
-                self.assertEqual(result.rc, 1, result.out.decode())
-                self.assertTrue(findings["differences"])
-                self.assertTrue(findings["confirmed"], result.out.decode())
-                self.assertLessEqual(expected, set(findings["excluding"]),
-                                     result.out.decode())
-                self.assertIn(b"confirmed: with it, -L agrees", result.out)
-                self.assertIn(b"importlib.set_lazy_imports(excluding=[",
-                              result.out)
-
-    def test_effects_name_their_module_without_narrowing(self):
-        # An import-time registration is traced to its module directly.
-        files, expected = TRAPS["atexit.register at import"]
-        result, findings = self.check(files, failure=True)
-        self.assertEqual(set(findings["excluding"]), expected)
-        reason = findings["excluding"]["cleanup"]
-        self.assertIn("atexit handler", reason)
-        self.assertIn("deferred at main.py:1", reason)
-        self.assertLessEqual(findings["runs"], 3)
+                output, findings = self.check(files, "main.py", status=1)
+                self.assertTrue(findings["differences"], output)
+                self.assertEqual(set(findings["excluding"]), expected, output)
+                self.assertIs(findings["confirmed"], True, output)
+                self.assertEqual(findings["remaining"], [])
+                self.assertIn("importlib.set_lazy_imports(excluding=[",
+                              output)
+                self.assertIn("confirmed: with it, -L agrees", output)
 
     def test_clean_programs(self):
         for name, files in CLEAN.items():
             with self.subTest(program=name):
-                result, findings = self.check(files)
-                self.assertEqual(findings["differences"], [])
+                output, findings = self.check(files, "main.py", status=0)
+                self.assertEqual(findings["differences"], [], output)
                 self.assertEqual(findings["excluding"], {})
-                self.assertIn(b"no difference", result.out)
+                self.assertEqual(findings["runs"], 2)
+                self.assertIn("no difference", output)
+                self.assertNotIn("set_lazy_imports", output)
+
+    def test_registration_names_its_module(self):
+        # A registration missing with -L is traced to its module without
+        # narrowing: eager, -L and the confirmation are the only runs.
+        files, _ = TRAPS["atexit.register at import"]
+        output, findings = self.check(files, "main.py", status=1)
+        self.assertEqual(findings["runs"], 3)
+        self.assertIn({"kind": "registration", "side": "missing with -L",
+                       "effect": "atexit", "what": "cache.flush",
+                       "module": "cache", "importing": None},
+                      findings["differences"])
+        self.assertEqual(findings["excluding"], {
+            "cache": "registers atexit handler cache.flush at import; "
+                     "deferred at main.py:2 (never used)"})
+        self.assertIn("'cache',  # registers atexit handler cache.flush",
+                      output)
+
+    def test_registration_chain(self):
+        # Each deferred import between the program and the registering
+        # module is named, with the statement -L deferred.
+        files, _ = TRAPS["atexit handler two deferred imports down"]
+        output, findings = self.check(files, "main.py", status=1)
+        self.assertEqual(findings["runs"], 3)
+        excluding = findings["excluding"]
+        self.assertTrue(excluding["telemetry"].startswith(
+            "imports telemetry.exporter, which registers atexit handler "
+            "telemetry.exporter.export"), excluding)
+        self.assertIn("deferred at main.py:2", excluding["telemetry"])
+        self.assertIn("imported at telemetry/__init__.py:1 (not reached with -L)",
+                      excluding["telemetry.exporter"])
+
+    def test_registration_made_through_another_module(self):
+        # The registering call is in a helper module that -L loads; the
+        # module whose import made it is the one to exclude.
+        files = {
+            "main.py": """
+                import lifecycle
+                import db
+
+                lifecycle.start()
+            """,
+            "lifecycle.py": """
+                import atexit
+
+                def on_exit(func):
+                    atexit.register(func)
+                    return func
+
+                def start():
+                    print("started")
+            """,
+            "db.py": """
+                import lifecycle
+
+                @lifecycle.on_exit
+                def close():
+                    print("connections closed")
+            """,
+        }
+        output, findings = self.check(files, "main.py", status=1)
+        self.assertIn({"kind": "registration", "side": "missing with -L",
+                       "effect": "atexit", "what": "db.close",
+                       "module": "lifecycle", "importing": "db"},
+                      findings["differences"])
+        self.assertEqual(set(findings["excluding"]), {"db"})
+        self.assertTrue(findings["confirmed"])
+        self.assertEqual(findings["runs"], 3)
+
+    def test_output_difference_narrowed_down(self):
+        # No registration explains it: narrowing over the modules -L never
+        # imported finds the two command modules among ten.
+        files, _ = TRAPS["command registry filled by decorators"]
+        files = dict(files)
+        main = textwrap.dedent(files["main.py"])
+        for i in range(8):
+            files[f"commands/extra{i}.py"] = "VALUE = 1\n"
+            main = f"import commands.extra{i}\n" + main
+        files["main.py"] = main.replace("else \"build\"", "else \"serve\"")
+        output, findings = self.check(files, "main.py", status=1)
+        self.assertEqual(set(findings["excluding"]), {"commands.serve"})
+        self.assertTrue(findings["excluding"]["commands.serve"].startswith(
+            "never imported with -L: exit status, stderr, stdout differ "
+            "without it; deferred at main.py:"), findings["excluding"])
+        self.assertLessEqual(findings["runs"], 24)
+        self.assertTrue(findings["confirmed"])
+
+    def test_import_order_difference(self):
+        # -L runs the module body later, at its first use: the output
+        # order differs although both runs import it.
+        files = {
+            "main.py": """
+                import banner
+                print("main starts")
+                banner.show()
+            """,
+            "banner.py": """
+                print("banner loaded")
+
+                def show():
+                    print("banner")
+            """,
+        }
+        output, findings = self.check(files, "main.py", status=1)
+        self.assertEqual(set(findings["excluding"]), {"banner"})
+        self.assertIn("with -L imported later",
+                      findings["excluding"]["banner"])
+        self.assertTrue(findings["confirmed"])
+
+    def test_run_budget(self):
+        # With too few runs to narrow down, nothing is suggested.
+        files, _ = TRAPS["plugin that registers itself"]
+        output, findings = self.check(files, "--max-runs", "3", "main.py",
+                                      status=2)
+        self.assertEqual(findings["excluding"], {})
+        self.assertLessEqual(findings["runs"], 3)
+        self.assertIn("--max-runs reached", output)
+
+    def test_unstable_program(self):
+        # Output that changes from run to run cannot be compared: check
+        # says so instead of suggesting anything.
+        files = {"main.py": "import os\nprint(os.urandom(8).hex())\n"}
+        output, findings = self.check(files, "main.py", status=2)
+        self.assertEqual(findings["excluding"], {})
+        self.assertTrue(findings["unstable"])
+        self.assertIn("Two eager runs of the program differ", output)
+
+    def test_module_target_and_arguments(self):
+        files, expected = TRAPS["command registry filled by decorators"]
+        files = dict(files, **{"app/__init__.py": "",
+                               "app/__main__.py": files["main.py"]})
+        output, findings = self.check(files, "-m", "app", "serve", status=1)
+        self.assertEqual(findings["command"], ["-m", "app", "serve"])
+        self.assertEqual(set(findings["excluding"]), {"commands.serve"})
+        self.assertTrue(findings["confirmed"])
 
     def test_usage(self):
         result = assert_python_ok("-m", "importlib.lazy", "check", "--help")
         self.assertIn(b"excluding", result.out)
+        self.assertIn(b"--max-runs", result.out)
         result = assert_python_failure("-m", "importlib.lazy", "check")
         self.assertEqual(result.rc, 2)
+        self.assertIn(b"a script or -m MODULE is required", result.err)
+        result = assert_python_failure("-m", "importlib.lazy", "check",
+                                       "--max-runs", "many", "main.py")
+        self.assertEqual(result.rc, 2)
+        self.assertIn(b"invalid int value", result.err)
+
+
+EFFECTS_PROGRAM = """
+    import abc, atexit, codecs, copyreg, functools, importlib, json
+    import signal, sys, warnings
+    from importlib._lazy_effects import Effects
+
+    originals = {"atexit.register": atexit.register,
+                 "signal.signal": signal.signal,
+                 "codecs.register": codecs.register,
+                 "copyreg.pickle": copyreg.pickle,
+                 "warnings.simplefilter": warnings.simplefilter,
+                 "abc.ABCMeta.register": abc.ABCMeta.register}
+    effects = Effects()
+    effects.install()
+    import registrar
+    registrar.later()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # undone: not in the snapshot
+
+    # The wrappers look like and behave as the functions they wrap.
+    for name, original in originals.items():
+        owner, attribute = name.rsplit(".", 1)
+        wrapper = functools.reduce(getattr, owner.split(".")[1:],
+                                   sys.modules[owner.split(".")[0]])
+        wrapper = getattr(wrapper, attribute)
+        assert wrapper is not original, name
+        assert wrapper.__wrapped__ is original, name
+        assert wrapper.__name__ == original.__name__, name
+        assert wrapper.__doc__ == original.__doc__, name
+    try:
+        signal.signal(-1, signal.SIG_DFL)
+    except ValueError as exc:
+        assert "signal number out of range" in str(exc), exc
+    else:
+        raise AssertionError("no ValueError")
+    try:
+        atexit.register(42)
+    except TypeError as exc:
+        assert "must be callable" in str(exc), exc
+    else:
+        raise AssertionError("no TypeError")
+    snapshot = effects.snapshot()
+    # Reading the module namespaces resolved nothing.
+    assert importlib.is_lazy_import(vars(registrar), "never_used") \\
+        == sys.flags.lazy_imports
+    effects.uninstall()
+    assert atexit.register is originals["atexit.register"]
+    print(json.dumps(snapshot["registrations"]))
+"""
+
+REGISTRAR = """
+    import abc, atexit, codecs, copyreg, logging, signal, sys, warnings
+    import never_used
+
+    def handler(signum, frame):
+        pass
+
+    def search(name):
+        return None
+
+    class Point:
+        pass
+
+    class Plugin:
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+
+    class Spell(Plugin):
+        pass
+
+    class Sized(abc.ABC):
+        pass
+
+    assert atexit.register(handler) is handler
+    assert signal.signal(signal.SIGUSR1, handler) == signal.SIG_DFL
+    codecs.register(search)
+    copyreg.pickle(Point, lambda p: (Point, ()))
+    warnings.filterwarnings("ignore", "noisy", UserWarning)
+    assert Sized.register(Point) is Point
+    logging.basicConfig(stream=sys.stdout)
+    logging.getLogger("app").setLevel("DEBUG")
+    sys.excepthook = handler
+
+    def later():
+        signal.signal(signal.SIGUSR2, handler)
+        signal.signal(signal.SIGUSR2, signal.SIG_DFL)   # undone
+"""
+
+
+class EffectsTests(unittest.TestCase):
+    maxDiff = None
+
+    def snapshot(self, *flags):
+        with os_helper.temp_dir() as root:
+            write_files(root, {"main.py": EFFECTS_PROGRAM,
+                               "registrar.py": REGISTRAR,
+                               "never_used.py": "VALUE = 1\n"})
+            result = assert_python_ok(*flags, "main.py", __cwd=root,
+                                      __isolated=False)
+        return json.loads(result.out.decode().splitlines()[-1])
+
+    def test_snapshot(self):
+        expected = {
+            "abc": [["registrar.Sized <- registrar.Point", "registrar",
+                     None]],
+            "atexit": [["registrar.handler", "registrar", None]],
+            "codecs": [["registrar.search", "registrar", None]],
+            "copyreg": [["registrar.Point: registrar.<lambda>", "registrar",
+                         None]],
+            "logging": [
+                ["basicConfig(stream)", "registrar", None],
+                ["handler logging.StreamHandler on root", "registrar", None],
+                ["level DEBUG of app", "registrar", None],
+            ],
+            "signal": [["SIGUSR1: registrar.handler", "registrar", None]],
+            "subclass": [["registrar.Plugin <- registrar.Spell",
+                          "registrar", None]],
+            "sys.excepthook": [["registrar.handler", "registrar", None]],
+            "warnings": [["ignore UserWarning message='noisy'",
+                          "registrar", None]],
+        }
+        for flags in ((), ("-L",)):
+            with self.subTest(flags=flags):
+                snapshot = {
+                    kind: [entry for entry in entries
+                           if entry[1].partition(".")[0]
+                           not in sys.stdlib_module_names]
+                    for kind, entries in self.snapshot(*flags).items()}
+                self.assertEqual({k: v for k, v in snapshot.items() if v},
+                                 expected)
 
 
 if __name__ == "__main__":
