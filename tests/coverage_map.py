@@ -7,7 +7,7 @@ tests/ (those needing the stock interpreter or PyPI packages).
 A test_lazy_imports test names its rules in a comment on one of the three
 lines after its ``def`` (``# Contract rule 12: ...``, ``# Contract rules
 8-10``, ``# Contract rules 25 and 49``); a test without one takes the rules
-named on the first line of its class's docstring, else on the first line of
+named in the summary (first paragraph) of its class's docstring, else of
 its module's docstring.  A pytest test names them in its name
 (``test_r31_...``, ``test_r8_r12_...``).
 
@@ -64,7 +64,7 @@ RULES = sorted(SUBJECTS)
 
 NUMBERS = r"(\d+(?:-\d+)?(?:(?:, *|,? and )\d+(?:-\d+)?)*)"
 #: "# Contract rule 12", "# Contract rules 8-10, 12 and 15" (a comment of
-#: a test) and "(contract rules 45 and 47)" (the first line of a docstring).
+#: a test) and "(contract rules 45 and 47)" (a docstring's summary).
 COMMENT = re.compile(rf"^\s*# (?:Contract )?[Rr]ules? {NUMBERS}")
 TITLE = re.compile(rf"\b[Rr]ules? {NUMBERS}")
 
@@ -78,9 +78,9 @@ def rule_numbers(text):
 
 
 def title_rules(node):
-    docstring = ast.get_docstring(node) or ""
+    summary = (ast.get_docstring(node) or "").partition("\n\n")[0]
     return {number
-            for match in TITLE.finditer(docstring.partition("\n")[0])
+            for match in TITLE.finditer(" ".join(summary.split()))
             for number in rule_numbers(match.group(1))}
 
 

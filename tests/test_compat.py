@@ -20,7 +20,7 @@ from test.test_lazy_imports import test_differential as differential
 pytestmark = pytest.mark.vanilla
 
 
-# Rule 30 --------------------------------------------------------------------
+# Contract rule 30 ------------------------------------------------------------
 
 def driver(interpreter):
     """Run the differential test's batch driver with *interpreter*."""
@@ -43,7 +43,7 @@ def test_r30_eager_run_matches_stock(interpreter, vanilla, batch):
         pytest.fail(failure, pytrace=False)
 
 
-# Rule 31 --------------------------------------------------------------------
+# Contract rule 31 ------------------------------------------------------------
 
 SIZES = """
 import sys, sysconfig, types
@@ -191,7 +191,7 @@ def test_r31_extension_built_for_stock_works(interpreter, vanilla, tmp_path):
     assert result.lines == ["True", "False", "exec target", "True", "3"]
 
 
-# Rule 32 --------------------------------------------------------------------
+# Contract rule 32 ------------------------------------------------------------
 
 CACHE_IDENTITY = ("(__import__('importlib.util').util.MAGIC_NUMBER, "
                   "__import__('sys').implementation.cache_tag)")

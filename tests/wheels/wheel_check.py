@@ -1,4 +1,4 @@
-"""Import-and-use check of real binary wheels (make wheels, SPEC rule 31).
+"""Import-and-use check of real binary wheels (make wheels, contract rule 31).
 
     python [-L] tests/wheels/wheel_check.py [PACKAGE...]
 

@@ -422,7 +422,8 @@ class SubinterpreterTests(LazyImportsTestCase):
 
 
 class VerifyTests(LazyImportsTestCase):
-    """-X lazy_imports=verify (rule 44) and -X lazy_imports=all (rule 48)."""
+    """-X lazy_imports=verify (contract rule 44) and -X lazy_imports=all
+    (contract rule 48)."""
 
     FILES = {
         "good.py": "import json\nimport colorsys\nprint('done')\n",
@@ -443,7 +444,7 @@ class VerifyTests(LazyImportsTestCase):
         self.assertNotIn("lazy import verify", result.err)
 
     def test_failures_are_listed_and_fail_the_run(self):
-        # Rule 44: each failure with its deferred statement; status 1.
+        # Contract rule 44: each failure with its deferred statement; status 1.
         result = self.verify("bad.py", failure=True)
         self.assertEqual(result.rc, 1)
         self.assertEqual(result.lines, ["done"])

@@ -1,4 +1,4 @@
-"""Import hooks written in Python keep working under -L (SPEC rule 33).
+"""Import hooks written in Python keep working under -L (contract rule 33).
 
 A finder, path hook or loader whose own code (or code it calls) reads a
 name that is still lazy must not re-enter itself through the import that
@@ -92,7 +92,7 @@ class ImportHookTests(LazyImportsTestCase):
         return lazy
 
     def test_meta_path_finder_reading_lazy_names(self):
-        # Rule 33
+        # Contract rule 33
         result = self.run_both("""
             import hookmod
             hookmod.install()
@@ -112,7 +112,7 @@ class ImportHookTests(LazyImportsTestCase):
             "1", "['virtual_one', 'virtual_two']"])
 
     def test_finder_in_sitecustomize(self):
-        # Rule 33
+        # Contract rule 33
         # The finder is installed before the program's first import.
         result = self.run_both("""
             import virtual_site
@@ -124,7 +124,7 @@ class ImportHookTests(LazyImportsTestCase):
                          ["exec virtual_site", "served by the hook"])
 
     def test_path_hook_reading_lazy_names(self):
-        # Rule 33
+        # Contract rule 33
         result = self.run_both("""
             import pathhook
             pathhook.install()
@@ -137,7 +137,7 @@ class ImportHookTests(LazyImportsTestCase):
             "exec pathhook", "exec entry_one", "path hook", "1"])
 
     def test_skipped_hook_asked_again_afterwards(self):
-        # Rule 33
+        # Contract rule 33
         # The hook is skipped only for the import its own code needs: later
         # imports of the modules it serves still ask it.
         result = self.run_both("""
@@ -152,7 +152,7 @@ class ImportHookTests(LazyImportsTestCase):
         self.assertEqual(result.lines[-1], "['virtual_a', 'virtual_b']")
 
     def test_hook_that_needs_a_module_it_serves(self):
-        # Rule 33
+        # Contract rule 33
         # Eagerly, hookmod imports "virtual_dep" before the hook exists, so
         # the hook is not asked for it (it raises ModuleNotFoundError); lazily
         # the resolution from inside the hook skips the hook: the same.

@@ -7,7 +7,7 @@ need neither the ``lazy`` keyword nor PEP 810's own objects: their
 ``lazy import`` and ``-X lazy_imports=all`` are spelled ``-L`` here.
 
 Each test writes its own module tree and runs child interpreters on it.
-Where the fork deliberately differs from a peer (SPEC rules 9, 11, 19,
+Where the fork deliberately differs from a peer (contract rules 9, 11, 19,
 24, 42), the test pins the fork's documented behaviour and says why.
 """
 
@@ -200,7 +200,7 @@ class CinderScenarioTests(PeerTestCase):
 
     Cinder's set_lazy_imports(excluding=...) names the modules whose own
     imports are eager; the fork's names the modules that are imported
-    eagerly (SPEC rules 11 and 42).  Those scenarios pin the fork's
+    eagerly (contract rules 11 and 42).  Those scenarios pin the fork's
     meaning.  Cinder's earlier eager=[...] list had the fork's meaning and
     is spelled excluding=[...] here.
     """
@@ -233,7 +233,7 @@ class CinderScenarioTests(PeerTestCase):
 
     # Cinder: builtins_override
     def test_import_uses_builtins_of_exec_globals(self):
-        # Rule 16: the __import__ of the namespace's builtins is used.
+        # Contract rule 16: the __import__ of the namespace's builtins is used.
         self.assert_output("""
             calls = []
             def replaced_import(*args):
@@ -249,7 +249,7 @@ class CinderScenarioTests(PeerTestCase):
         # Iterating locals().items() resolves elements_function, whose
         # import binds more submodules on the package; no "dictionary
         # changed size during iteration", and the package ends with the
-        # names it has eagerly (rule 49).
+        # names it has eagerly (contract rule 49).
         files = {
             "pkg/__init__.py": """\
                 from .elements import elements_function
@@ -314,7 +314,7 @@ class CinderScenarioTests(PeerTestCase):
     def test_cycle_through_global_read_by_function(self):
         # b calls a function of a that reads a's name being resolved:
         # both modes raise an ImportError saying "circular import", never
-        # a RecursionError or a crash (rule 26).
+        # a RecursionError or a crash (contract rule 26).
         files = {
             "cyc/__init__.py": """\
                 try:
@@ -379,8 +379,8 @@ class CinderScenarioTests(PeerTestCase):
 
     # Cinder: deleted_side_effects
     def test_submodule_deleted_from_sys_modules_is_imported_afresh(self):
-        # Rule 49: after del sys.modules['meta.foo.bar'], a later import
-        # of meta.foo.bar.thud imports a new meta.foo.bar, and each bar
+        # Contract rule 49: after del sys.modules['meta.foo.bar'], a later
+        # import of meta.foo.bar.thud imports a new meta.foo.bar, and each bar
         # keeps the submodule attributes of its own imports.
         self.assert_output("""
             import sys
@@ -399,11 +399,11 @@ class CinderScenarioTests(PeerTestCase):
 
     # Cinder: dict_delete
     def test_package_deleted_from_sys_modules_is_imported_afresh(self):
-        # Rule 49: the second "import meta.waldo" gives the new module in
-        # sys.modules, not the deleted one.  Cinder also checks that the
-        # second "import meta.waldo.fred" binds fred lazily on the new
-        # waldo under -L, where eagerly (fred already imported) it does
-        # not bind it at all.
+        # Contract rule 49: the second "import meta.waldo" gives the new module
+        # in sys.modules, not the deleted one.  Cinder also checks that the
+        # second "import meta.waldo.fred" binds fred lazily on the new waldo
+        # under -L, where eagerly (fred already imported) it does not bind it
+        # at all.
         code = """
             import sys, importlib
             import meta.waldo
@@ -422,8 +422,8 @@ class CinderScenarioTests(PeerTestCase):
 
     # Cinder: dict_tests.
     def test_copies_and_merges_carry_lazy_values(self):
-        # Rule 21: copy(), | and update() carry lazy values unresolved;
-        # reading the values of one copy resolves that copy only.
+        # Contract rule 21: copy(), | and update() carry lazy values
+        # unresolved; reading the values of one copy resolves that copy only.
         self.assert_output("""
             from importlib import is_lazy_import
             from meta import names
@@ -455,8 +455,8 @@ class CinderScenarioTests(PeerTestCase):
 
     # Cinder: dict_values
     def test_values_of_namespace_copies_are_never_lazy(self):
-        # Rule 19: values(), items(), their iterators and d[k] of copies
-        # of a namespace holding lazy names never give a lazy object.
+        # Contract rule 19: values(), items(), their iterators and d[k] of
+        # copies of a namespace holding lazy names never give a lazy object.
         names = ["Foo", "Ack", "Bar", "Baz", "Thud", "Waldo", "Fred",
                  "Plugh", "Metasyntactic"]
         self.assert_output(f"""
@@ -508,8 +508,8 @@ class CinderScenarioTests(PeerTestCase):
 
     # Cinder: from_import_star.
     def test_star_import_keeps_names_lazy(self):
-        # Rule 21: the names bound by "from m import *" stay lazy where
-        # they are lazy in m.
+        # Contract rule 21: the names bound by "from m import *" stay lazy
+        # where they are lazy in m.
         self.assert_output(("""
             from importlib import is_lazy_import
             from meta.names import *
@@ -519,7 +519,7 @@ class CinderScenarioTests(PeerTestCase):
     # Cinder: future_eager.  Cinder's "from __future__ import
     # eager_imports" makes one module's imports eager; the fork spells it
     # "with importlib.eager_imports():", which is lexical in the same way
-    # (rule 10): the imported module's own imports stay lazy.
+    # (contract rule 10): the imported module's own imports stay lazy.
     def test_eager_module_imports_lazy_module(self):
         files = {
             "fe/__init__.py": "",
@@ -541,9 +541,9 @@ class CinderScenarioTests(PeerTestCase):
     # Cinder: immediate_set_lazy_import (and its earlier version, which
     # passed eager=[...])
     def test_set_lazy_imports_applies_to_next_statement(self):
-        # Rule 4: the call applies at once to the rest of the module.
-        # Rule 11: excluding names modules imported eagerly (plugh), not
-        # importers: excluding "__main__" leaves waldo lazy, where Cinder
+        # Contract rule 4: the call applies at once to the rest of the module.
+        # Contract rule 11: excluding names modules imported eagerly (plugh),
+        # not importers: excluding "__main__" leaves waldo lazy, where Cinder
         # makes the imports of __main__ eager.
         self.assert_output(("""
             import importlib
@@ -558,11 +558,12 @@ class CinderScenarioTests(PeerTestCase):
 
     # Cinder: immediate_set_lazy_import_global
     def test_set_lazy_imports_by_module_being_resolved(self):
-        # A module resolved in the middle of a package body changes the
-        # setting for the rest of that body (rule 4).  Cinder excludes the
+        # A module resolved in the middle of a package body changes the setting
+        # for the rest of that body (contract rule 4).  Cinder excludes the
         # importing package ("impkg") to make its later imports eager; the
-        # fork's excluding names the imported module instead (rule 11), so
-        # with "impkg" waldo stays lazy and with "meta.waldo" it is eager.
+        # fork's excluding names the imported module instead (contract rule
+        # 11), so with "impkg" waldo stays lazy and with "meta.waldo" it is
+        # eager.
         for excluded, waldo_lazy in (("impkg", True), ("meta.waldo", False)):
             files = dict(META)
             files["impkg/__init__.py"] = """\
@@ -585,8 +586,8 @@ class CinderScenarioTests(PeerTestCase):
     # Cinder: import_same_name_variable (data/module_same_name_var_order1
     # and 2)
     def test_package_variable_named_like_submodule(self):
-        # Rule 14: set after the import statement, the variable keeps its
-        # value; set before it, the submodule replaces it.
+        # Contract rule 14: set after the import statement, the variable keeps
+        # its value; set before it, the submodule replaces it.
         files = {
             "order1/__init__.py": "from .bar import Bar\nbar = 'Blah'\nBar\n",
             "order1/bar.py": "Bar = 'Bar'\n",
@@ -632,10 +633,10 @@ class CinderScenarioTests(PeerTestCase):
             print(versioned.__version__, versioned.__copyright__)
         """, ["1.0 Copyright 2001 nobody"], files=VERSIONED)
 
-    # Cinder: lazy_side_effects.  Cinder expects AttributeError for
-    # foo.ack under lazy imports; the fork gives what eager code gives:
-    # "from meta.foo import ack" named the submodule meta.foo.ack, so the
-    # failed lookup on meta.foo imports it (rule 37, guide "Submodules").
+    # Cinder: lazy_side_effects.  Cinder expects AttributeError for foo.ack
+    # under lazy imports; the fork gives what eager code gives: "from meta.foo
+    # import ack" named the submodule meta.foo.ack, so the failed lookup on
+    # meta.foo imports it (contract rule 37, guide "Submodules").
     def test_submodule_named_by_from_import_reachable(self):
         self.assert_output("""
             import meta.foo.bar
@@ -735,8 +736,8 @@ class CinderScenarioTests(PeerTestCase):
     # Cinder: parent_eager_import.  Cinder expects the excluded parent's
     # submodule baz to be bound eagerly on it.  In the fork, excluding
     # meta.foo.bar makes "import meta.foo.bar" eager but not "import
-    # meta.foo.bar.baz" (rule 11), which binds baz on the loaded bar as a
-    # lazy reference (rule 49).
+    # meta.foo.bar.baz" (contract rule 11), which binds baz on the loaded bar
+    # as a lazy reference (contract rule 49).
     def test_import_of_submodule_of_excluded_module(self):
         self.assert_output("""
             import importlib, sys
@@ -777,10 +778,10 @@ class CinderScenarioTests(PeerTestCase):
             files=META, modes=[EAGER])
 
     def check_excluding_container(self, container_class):
-        # Cinder expects "from meta import plugh" to stay lazy with
-        # meta.plugh excluded, and plugh's own imports to be eager.  The
-        # fork imports meta.plugh eagerly (rule 11), and the imports of
-        # its body follow the normal rules.
+        # Cinder expects "from meta import plugh" to stay lazy with meta.plugh
+        # excluded, and plugh's own imports to be eager.  The fork imports
+        # meta.plugh eagerly (contract rule 11), and the imports of its body
+        # follow the normal rules.
         files = dict(META)
         files["meta/plugh/__init__.py"] = """\
             from importlib import is_lazy_import
@@ -821,7 +822,7 @@ class CinderScenarioTests(PeerTestCase):
     # Cinder: set_lazy_imports_excluding_list (data/excluding, and
     # importlib_apis/'s).  Cinder expects the excluded module "bar" to
     # run its own import of Bar eagerly; in the fork bar is imported
-    # eagerly and its import of Bar stays lazy (rule 11).
+    # eagerly and its import of Bar stays lazy (contract rule 11).
     def test_excluding_list(self):
         files = dict(META)
         files["ex/__init__.py"] = ""
@@ -853,7 +854,7 @@ class CinderScenarioTests(PeerTestCase):
     # Cinder: split_fromlist (both versions: the names of one from-import
     # are independent)
     def test_from_import_names_are_independent(self):
-        # Rule 13: using foo does not import waldo.
+        # Contract rule 13: using foo does not import waldo.
         self.assert_output("""
             import sys
             from meta import foo, waldo
@@ -965,7 +966,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_from_import_with_module_getattr
     def test_from_import_uses_module_getattr(self):
-        # Rule 18.
+        # Contract rule 18.
         self.assert_output("""
             from getattr_mod import dynamic_attr
             print(dynamic_attr)
@@ -1030,7 +1031,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_lazy_import_exec_at_module_level
     def test_exec_at_module_level_is_lazy(self):
-        # Rule 8: exec of module code with a dict as globals.
+        # Contract rule 8: exec of module code with a dict as globals.
         self.assert_output("""
             import sys
             exec("import plain")
@@ -1073,7 +1074,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_exec_import_func
     def test_exec_in_function_is_eager(self):
-        # Rule 9: exec with separate globals and locals runs like a
+        # Contract rule 9: exec with separate globals and locals runs like a
         # class body.
         self.assert_output("""
             import sys
@@ -1092,10 +1093,10 @@ class PEP810Tests(PeerTestCase):
             print("data.basic2" in sys.modules)
         """, ["True"], files=DATA, modes=[LAZY])
 
-    # CPython 3.15: test_lazy_with.  PEP 810 lets "lazy import" be lazy
-    # inside a with block; in the fork every import written in a with
-    # statement is eager (rule 9), which importlib.eager_imports() relies
-    # on (rule 10).
+    # CPython 3.15: test_lazy_with.  PEP 810 lets "lazy import" be lazy inside
+    # a with block; in the fork every import written in a with statement is
+    # eager (contract rule 9), which importlib.eager_imports() relies on
+    # (contract rule 10).
     def test_import_in_with_is_eager(self):
         self.assert_imports_basic2("lazy_with", """\
             import contextlib
@@ -1126,7 +1127,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_lazy_import_pkg_cross_import.  3.15 expects
     # globals()["b"] to be its lazy object; in the fork reading the value
-    # resolves it (rule 19), so it is the module.
+    # resolves it (contract rule 19), so it is the module.
     def test_cross_import_in_package(self):
         files = dict(DATA)
         files.update(PKG)
@@ -1159,7 +1160,7 @@ class PEP810Tests(PeerTestCase):
     # CPython 3.15: test_import_error_shows_chained_traceback.  3.15
     # chains an exception to tell where the import was deferred; the fork
     # raises the original ModuleNotFoundError with a note naming the
-    # statement (rule 24).
+    # statement (contract rule 24).
     def test_import_error_carries_deferred_statement(self):
         self.assert_output("""
             import data.nonexistent_module
@@ -1185,7 +1186,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_reification_retries_on_failure
     def test_failed_resolution_retried(self):
-        # Rule 25.
+        # Contract rule 25.
         result = self.run_code("""
             import sys
             import data.broken_module
@@ -1233,7 +1234,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_globals_returns_lazy_proxy_when_accessed_from_
     # function.  3.15 gives its lazy object; in the fork globals()[name]
-    # resolves (rule 19).
+    # resolves (contract rule 19).
     def test_globals_subscript_in_function_resolves(self):
         self.assert_output("""
             import sys
@@ -1279,8 +1280,8 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_add_lazy_to_globals
     def test_global_rebound_to_lazy_value_after_specialization(self):
-        # Rules 15 and 35: f's specialized global and attribute reads see
-        # the new value.
+        # Contract rules 15 and 35: f's specialized global and attribute reads
+        # see the new value.
         self.assert_output("""
             from data import basic2
             class C:
@@ -1300,7 +1301,7 @@ class PEP810Tests(PeerTestCase):
     # CPython 3.15: test_accessing_one_name_leaves_others_as_proxies
     # (types.LazyImportType is the fork's importlib.is_lazy_import)
     def test_using_one_name_leaves_the_other_lazy(self):
-        # Rule 13.
+        # Contract rule 13.
         self.assert_output("""
             import sys
             from importlib import is_lazy_import
@@ -1455,7 +1456,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_concurrent_lazy_import_reification
     def test_threads_resolving_same_submodule(self):
-        # Rule 27.
+        # Contract rule 27.
         files = dict(DATA)
         files["data/basic_unused.py"] = "import data.basic2\n"
         result = self.run_code(threads_code(
@@ -1515,7 +1516,7 @@ class PEP810Tests(PeerTestCase):
 
     # CPython 3.15: test_normal_import_dis
     def test_dis_shows_import_name(self):
-        # Rule 39.
+        # Contract rule 39.
         self.assert_output("""
             import dis
             for ins in dis.get_instructions(compile("import foo", "", "exec")):

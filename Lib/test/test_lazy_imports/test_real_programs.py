@@ -1,4 +1,4 @@
-"""What real programs do under -L (SPEC rules 34-41).
+"""What real programs do under -L (contract rules 34-41).
 
 Patterns found in C extensions (PyO3), debuggers, test runners and
 libraries, each run in a child interpreter on a module tree written by the
@@ -26,7 +26,7 @@ RAISING = {
 class AttributeErrorTests(LazyImportsTestCase):
 
     def test_attribute_error_of_resolution_propagates(self):
-        # Rule 37: not "no attribute", not False, not the default.
+        # Contract rule 37: not "no attribute", not False, not the default.
         probes = {
             "getattr": "getattr(holder, 'bad')",
             "hasattr": "hasattr(holder, 'bad')",
@@ -53,7 +53,8 @@ class AttributeErrorTests(LazyImportsTestCase):
                     "exec bad", "AttributeError raised by bad", "True"])
 
     def test_missing_attribute_imports_only_its_submodule(self):
-        # Rule 37: a failed lookup on pkg does not import pkg.a or pkg.b.
+        # Contract rule 37: a failed lookup on pkg does not import pkg.a or
+        # pkg.b.
         files = {
             "pkg/__init__.py": "",
             "pkg/a.py": "print('exec pkg.a')\n",
@@ -83,7 +84,7 @@ class AttributeErrorTests(LazyImportsTestCase):
                         "['other.c', 'pkg.a', 'pkg.b']", "pkg.b"])
 
     def test_module_registering_its_own_submodules(self):
-        # Rule 37: a module that, like a PyO3 extension, puts its
+        # Contract rule 37: a module that, like a PyO3 extension, puts its
         # submodules in sys.modules while its body runs, after looking up
         # a missing attribute of itself (PyO3's __all__).
         files = {"native.py": """\
@@ -114,8 +115,8 @@ class AttributeErrorTests(LazyImportsTestCase):
 class RebindDuringResolutionTests(LazyImportsTestCase):
 
     def test_module_body_rebinding_its_importers_name(self):
-        # Rule 42: the statement's store runs after the imported module's
-        # body, so the name gets the module, as eagerly.
+        # Contract rule 42: the statement's store runs after the imported
+        # module's body, so the name gets the module, as eagerly.
         files = {"app.py": "import plugin\n",
                  "plugin.py": ("import app\n"
                                "app.plugin = 'rebound by plugin'\n"
@@ -129,8 +130,8 @@ class RebindDuringResolutionTests(LazyImportsTestCase):
                 self.assertEqual(result.lines, ["module set by plugin"])
 
     def test_module_body_deleting_its_importers_name(self):
-        # Rule 42: a name deleted while it resolves is bound again, as the
-        # eager statement binds it after the body.
+        # Contract rule 42: a name deleted while it resolves is bound again, as
+        # the eager statement binds it after the body.
         files = {"app.py": "import plugin\n",
                  "plugin.py": ("import app\n"
                                "if 'plugin' in vars(app):\n"
@@ -150,7 +151,7 @@ class RebindDuringResolutionTests(LazyImportsTestCase):
 class DeleteTests(LazyImportsTestCase):
 
     def test_no_form_of_delete_imports(self):
-        # Rule 36
+        # Contract rule 36
         forms = {
             "module_level": "del target",
             "global_in_function": ("def f():\n"
@@ -175,7 +176,8 @@ class DeleteTests(LazyImportsTestCase):
 class ExcludingArgumentTests(LazyImportsTestCase):
 
     def test_strings_and_iterators_are_rejected(self):
-        # Rule 38: "json" in "jsonschema" is true; "in" consumes iterators.
+        # Contract rule 38: "json" in "jsonschema" is true; "in" consumes
+        # iterators.
         for value in ('"jsonschema"', 'b"json"', 'bytearray(b"json")',
                       'iter(["json"])', '(name for name in ["json"])'):
             with self.subTest(value):
@@ -190,7 +192,7 @@ class ExcludingArgumentTests(LazyImportsTestCase):
                 self.assertEqual(result.lines, ["TypeError True", "False"])
 
     def test_containers_are_asked_and_never_consumed(self):
-        # Rule 38
+        # Contract rule 38
         result = self.run_code("""
             import importlib, sys
             class Names:
@@ -231,8 +233,8 @@ def namespace(source):
 class CApiContractTests(LazyImportsTestCase):
 
     def test_failed_resolution_in_cpython_callers(self):
-        # Rule 34: the original exception, never SystemError or a crash
-        # (functools.partial corrupted the heap).
+        # Contract rule 34: the original exception, never SystemError or a
+        # crash (functools.partial corrupted the heap).
         result = self.run_code(FRESH + textwrap.dedent("""
             import functools, marshal, pickle
             def fresh():
@@ -258,7 +260,8 @@ class CApiContractTests(LazyImportsTestCase):
             for attempt in range(2)])
 
     def test_kwargs_dict_whose_resolution_binds_names(self):
-        # Rule 34: f(**ns) sized the stack before resolving (segfault).
+        # Contract rule 34: f(**ns) sized the stack before resolving
+        # (segfault).
         files = {"holder.py": "import binder\n",
                  "binder.py": ("import holder\n"
                                "for i in range(50):\n"
@@ -273,8 +276,8 @@ class CApiContractTests(LazyImportsTestCase):
         self.assertEqual(result.lines, ["module 49"])
 
     def test_pydict_next_keeps_its_contract(self):
-        # Rule 34: no lazy object, no exception set, every item; the error
-        # is reported as unraisable.  PyDict_NextWithError returns -1.
+        # Contract rule 34: no lazy object, no exception set, every item; the
+        # error is reported as unraisable.  PyDict_NextWithError returns -1.
         result = self.run_code("""
             import ctypes, importlib, sys
             ns = {}
@@ -309,7 +312,7 @@ class CApiContractTests(LazyImportsTestCase):
 class LeakTests(LazyImportsTestCase):
 
     def test_items_view_set_operations(self):
-        # Rule 35: either operand, every operator.
+        # Contract rule 35: either operand, every operator.
         result = self.run_code(FRESH + textwrap.dedent("""
             import importlib
             def fresh():
@@ -330,7 +333,7 @@ class LeakTests(LazyImportsTestCase):
         self.assertEqual(len(result.lines), 8)
 
     def test_copy_of_a_dict_read_by_specialized_code(self):
-        # Rule 35: the copy shared the keys version of the original.
+        # Contract rule 35: the copy shared the keys version of the original.
         result = self.run_code("""
             import copy
             code = compile("def f():\\n    return json\\n", "<g>", "exec")
@@ -350,7 +353,7 @@ class LeakTests(LazyImportsTestCase):
             for label in ("copy", "or", "copy.copy")])
 
     def test_store_replacing_a_value_with_del(self):
-        # Rule 35: __del__ of the replaced value reads the dict.
+        # Contract rule 35: __del__ of the replaced value reads the dict.
         result = self.run_code("""
             class Spy:
                 def __del__(self):
@@ -362,8 +365,8 @@ class LeakTests(LazyImportsTestCase):
         self.assertEqual(result.lines, ["module", "done"])
 
     def test_dict_watchers(self):
-        # Rule 35: a watcher is never handed a lazy object.  Storing one
-        # takes the value away from C code (a deletion), its resolution
+        # Contract rule 35: a watcher is never handed a lazy object.  Storing
+        # one takes the value away from C code (a deletion), its resolution
         # makes it available (an addition), with the eager final state.
         import_helper.import_module("_testcapi")
         code = """
@@ -397,7 +400,7 @@ class LeakTests(LazyImportsTestCase):
 class UnittestByNameTests(LazyImportsTestCase):
 
     def test_failing_lazy_import_of_a_test_module_named(self):
-        # Rule 24: "python -L -m unittest test_mod" reports the failed
+        # Contract rule 24: "python -L -m unittest test_mod" reports the failed
         # import as without -L, instead of a traceback.
         files = {"test_mod.py": """\
             import unittest
@@ -422,8 +425,8 @@ class UnittestByNameTests(LazyImportsTestCase):
 class StockBytecodeTests(LazyImportsTestCase):
 
     def test_code_assembled_for_stock_cpython(self):
-        # Rule 39: IMPORT_NAME keeps its stock meaning (the name index), and
-        # is never lazy; bytecode rewriters emit it.
+        # Contract rule 39: IMPORT_NAME keeps its stock meaning (the name
+        # index), and is never lazy; bytecode rewriters emit it.
         for lazy in MODES:
             with self.subTest(lazy=lazy):
                 result = self.run_code("""
@@ -442,7 +445,7 @@ class StockBytecodeTests(LazyImportsTestCase):
                 self.assertEqual(result.lines, ["os sys False"])
 
     def test_lazy_opcode_in_a_function_is_eager(self):
-        # Rule 39: a lazy object never lands in a local variable.
+        # Contract rule 39: a lazy object never lands in a local variable.
         result = self.run_code("""
             import dis, types
             def f():
@@ -471,7 +474,8 @@ WARNING_TREE = {
 class WarningAttributionTests(LazyImportsTestCase):
 
     def test_import_time_warning_blames_the_import_statement(self):
-        # Rule 40: stacklevel=2 in the body names the deferred statement.
+        # Contract rule 40: stacklevel=2 in the body names the deferred
+        # statement.
         for lazy in MODES:
             with self.subTest(lazy=lazy):
                 result = self.run_code("""
@@ -489,7 +493,7 @@ class WarningAttributionTests(LazyImportsTestCase):
                     "DeprecationWarning lib is deprecated app.py 1", "1"])
 
     def test_default_filters_and_module_filters(self):
-        # Rule 40: DeprecationWarning is shown only when attributed to
+        # Contract rule 40: DeprecationWarning is shown only when attributed to
         # __main__; a -W filter naming the importing module matches.
         # (A debug build shows every DeprecationWarning: then both runs
         # show it, attributed to app.py.)
@@ -539,8 +543,8 @@ class ObserverTests(LazyImportsTestCase):
                 "module"]
 
     def test_trace_function_reads_a_name_being_resolved(self):
-        # Rule 41: a tracer reading the namespace while the name resolves
-        # sees it unbound, not an import cycle that kills the program.
+        # Contract rule 41: a tracer reading the namespace while the name
+        # resolves sees it unbound, not an import cycle that kills the program.
         result = self.run_code(OBSERVER + textwrap.dedent("""
             def tracer(frame, event, arg):
                 if event == "call":
@@ -554,7 +558,7 @@ class ObserverTests(LazyImportsTestCase):
         self.assertEqual(result.lines, self.EXPECTED)
 
     def test_monitoring_callback_reads_a_name_being_resolved(self):
-        # Rule 41
+        # Contract rule 41
         result = self.run_code(OBSERVER + textwrap.dedent("""
             mon = sys.monitoring
             mon.use_tool_id(mon.DEBUGGER_ID, "test")
@@ -569,7 +573,7 @@ class ObserverTests(LazyImportsTestCase):
         self.assertEqual(result.lines, self.EXPECTED)
 
     def test_real_cycle_under_a_tracer_still_raises(self):
-        # Rules 26 and 41: the program's own cycle is still an error.
+        # Contract rules 26 and 41: the program's own cycle is still an error.
         result = self.run_scenario("cycle", "-c", """if 1:
             import sys
             sys.settrace(lambda frame, event, arg: None)
@@ -579,7 +583,7 @@ class ObserverTests(LazyImportsTestCase):
                                         "done"])
 
     def test_cycle_message_says_circular_import(self):
-        # Rule 26: programs and tests recognise cycles by this phrase.
+        # Contract rule 26: programs and tests recognise cycles by this phrase.
         result = self.run_scenario("cycle", "-c", """if 1:
             import holder
             try:
@@ -592,8 +596,8 @@ class ObserverTests(LazyImportsTestCase):
 class ThreadTests(LazyImportsTestCase):
 
     def test_lazy_from_import_does_not_wait_for_another_thread(self):
-        # Rule 27: a deferred "from a import b" runs nothing, so it does not
-        # wait while another thread imports a (the eager one would).
+        # Contract rule 27: a deferred "from a import b" runs nothing, so it
+        # does not wait while another thread imports a (the eager one would).
         files = {"slowmod.py": ("import builtins\n"
                                 "builtins.started.set()\n"
                                 "builtins.released = "

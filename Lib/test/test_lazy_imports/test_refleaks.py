@@ -218,8 +218,8 @@ SCENARIOS = {
         import rlk_missing
         from rlk_pkg import other
         g = globals()
-        # Copying may carry the lazy objects (SPEC rule 21) or resolve them,
-        # in which case rlk_missing fails the copy.
+        # Copying may carry the lazy objects (contract rule 21) or resolve
+        # them, in which case rlk_missing fails the copy.
         copies = []
         for make in (dict.copy, dict, lambda d: d | {}, lambda d: {**d},
                      lambda d: {}.update(d) or d, copy.copy):

@@ -140,7 +140,8 @@ class ReportTests(unittest.TestCase):
         self.assertIn(b"check", result.out)
 
     def test_nothing_observed_without_report(self):
-        # Rule 47: no observer is installed unless a report is asked for.
+        # Contract rule 47: no observer is installed unless a report is asked
+        # for.
         result = assert_python_ok("-L", "-c", "import _imp; "
                                   "print(_imp._set_lazy_observer(None))")
         self.assertEqual(result.out.strip(), b"None")

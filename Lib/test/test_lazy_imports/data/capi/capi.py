@@ -1,4 +1,4 @@
-"""ctypes bindings of the lazy imports C API (SPEC rule 29), for scripts
+"""ctypes bindings of the lazy imports C API (contract rule 29), for scripts
 run by the tests: ``from capi import *``."""
 import ctypes
 

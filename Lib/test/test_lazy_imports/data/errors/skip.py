@@ -8,5 +8,5 @@ class Test(unittest.TestCase):
 
 
 # Only Test is loaded: the default loader getattr()s every global of the
-# module, which is a first use of skipper too (rule 15).
+# module, which is a first use of skipper too (contract rule 15).
 unittest.main(defaultTest="Test")

@@ -1,7 +1,7 @@
-# A failed import of a submodule leaves sys.modules as a failed eager
-# import leaves it.  After a lazy "import pkg.bad" failed on first use of
-# pkg.bad, pkg.bad stays a lazy reference (rule 49) and the next use of it
-# retries the import (rule 25), so hasattr(), which only swallows
+# A failed import of a submodule leaves sys.modules as a failed eager import
+# leaves it.  After a lazy "import pkg.bad" failed on first use of pkg.bad,
+# pkg.bad stays a lazy reference (contract rule 49) and the next use of it
+# retries the import (contract rule 25), so hasattr(), which only swallows
 # AttributeError, raises the error again.
 #   submodule.py [import | from]: import pkg.bad, or from pkg.bad import value
 import sys
