@@ -352,7 +352,8 @@ class SubmoduleTests(LazyImportsTestCase):
 
 
 class EagerOrderTests(LazyImportsTestCase):
-    """Rule 49: packages go through the eager states, in eager order."""
+    """Contract rule 49: packages go through the eager states, in eager
+    order."""
 
     def check_same(self, code, files, expected=None):
         results = [self.run_code(code, lazy=lazy, files=files)
