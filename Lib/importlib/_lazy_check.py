@@ -98,16 +98,34 @@ class _Run:
         return importer_of
 
 
+def _shortened(line, width=80):
+    if len(line) > width:
+        line = line[:width - 3] + '...'
+    return repr(line)
+
+
 def _first_difference(a, b):
+    """The first line that differs, or for a traceback its last line (the
+    exception), in each text."""
     lines_a, lines_b = a.splitlines(), b.splitlines()
-    for number, (x, y) in enumerate(zip(lines_a, lines_b), 1):
-        if x != y:
-            return f'line {number}: {x!r} eagerly, {y!r} with -L'
-    number = min(len(lines_a), len(lines_b))
-    if len(lines_a) > number:
-        return (f'line {number + 1}: {lines_a[number]!r} eagerly, '
-                'nothing with -L')
-    return f'line {number + 1}: nothing eagerly, {lines_b[number]!r} with -L'
+    number = next((n for n, (x, y) in enumerate(zip(lines_a, lines_b))
+                   if x != y), min(len(lines_a), len(lines_b)))
+
+    def shown(lines):
+        if number >= len(lines):
+            return 'nothing'
+        if lines[number].startswith('Traceback (most recent call last)'):
+            # The exception line of the last traceback: the first line
+            # after its header that is not an indented frame line.
+            last = max(i for i, line in enumerate(lines)
+                       if line.startswith('Traceback (most recent call'))
+            for line in lines[last + 1:]:
+                if line and not line.startswith(' '):
+                    return f'{_shortened(line)} (traceback)'
+        return _shortened(lines[number])
+
+    return f'line {number + 1}: {shown(lines_a)} eagerly, {shown(lines_b)} '\
+           'with -L'
 
 
 def _counts(kind, what, module, this, other):
@@ -268,6 +286,19 @@ def _narrow(session, fixed, tiers, importer_of):
     return None
 
 
+def _location(file, line, module):
+    """file:line, relative to the working directory or, for a file outside
+    it, to the sys.path entry of 'module' (the module the file is)."""
+    where = _lazy._location(file, line)
+    if where.startswith('..') and module:
+        parts = os.path.normpath(file).split(os.sep)
+        depth = module.count('.') + 1
+        if parts[-1] == '__init__.py':
+            depth += 1
+        where = f"{'/'.join(parts[-depth:])}:{line}"
+    return where
+
+
 def _statements(run):
     """module -> [(file:line, verdict)] of the deferred statements of the
     -L run that import it."""
@@ -276,7 +307,8 @@ def _statements(run):
         names = [record['module']]
         names += [f"{record['module']}.{name}"
                   for name in record.get('fromlist') or ()]
-        where = _lazy._location(record.get('file'), record.get('line'))
+        where = _location(record.get('file'), record.get('line'),
+                          record.get('importer'))
         for name in names:
             found.setdefault(name, []).append((where, record['verdict']))
     return found
@@ -289,7 +321,8 @@ def _where(statements, module, eager):
     if not entries:
         for load in eager.record.get('loads', ()):
             if load['module'] == module and load.get('file'):
-                where = _lazy._location(load['file'], load['line'])
+                where = _location(load['file'], load['line'],
+                                  load.get('importer'))
                 return f'; imported at {where} (not reached with -L)'
         return ''
     shown = ', '.join(f'{where} ({verdict})' for where, verdict
@@ -402,23 +435,23 @@ def check(target, *, json_file=None, max_runs=24, stream=None):
             # Nothing made the runs agree: does the program agree with
             # itself?
             again = session.run(lazy=False)
-            if _differences(eager, again):
-                w('\nTwo eager runs of the program differ too: its output '
-                  'or registrations vary from run to run, and check cannot '
-                  'tell what -L changes.\n')
+            unstable = _differences(eager, again)
+            if unstable:
+                w('\nTwo eager runs differ too, so check cannot tell what '
+                  '-L changes:\n'
+                  f"  {_describe(unstable[0]).replace('with -L', 'again')}"
+                  '\n')
                 findings.update(runs=session.runs, exit_status=2,
                                 unstable=True, seconds=round(
                                     time.perf_counter() - started, 3))
                 _write_json(json_file, findings)
                 return 2
         if narrowed:
-            kinds = sorted({d['kind'] for d in unexplained})
             for module in sorted(narrowed):
-                if module in later:
-                    reason = f"with -L imported later: {', '.join(kinds)}"
-                else:
-                    reason = f"never imported with -L: {', '.join(kinds)}"
-                excluding.setdefault(module, reason + ' differ without it')
+                excluding.setdefault(
+                    module, 'found by narrowing down: -L '
+                    + ('imports it later' if module in later
+                       else 'never imports it'))
             confirm = session.run(lazy=True, excluding=set(excluding))
 
     confirmed = None

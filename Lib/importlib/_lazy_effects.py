@@ -305,7 +305,8 @@ class Effects:
     def _subclass_registrations(self):
         """Direct subclasses of the classes whose __init_subclass__ hook
         comes from the program (not the standard library): the registries
-        filled by defining a class."""
+        filled by defining a class.  The classes are those reachable from
+        the namespaces of the modules loaded, lazy names left alone."""
         stdlib = sys.stdlib_module_names
         found = []
         seen = set()
@@ -325,19 +326,17 @@ class Effects:
                     value = namespace[key]
                 except Exception:
                     continue
-                if (not issubclass(type(value), type) or id(value) in seen
-                        or _class_dict(value).get('__module__')
-                        != module_name):
+                if not issubclass(type(value), type) or id(value) in seen:
                     continue
                 seen.add(id(value))
-                owner = None
-                for klass in _class_mro(value):
-                    if '__init_subclass__' in _class_dict(klass):
-                        owner = klass
-                        break
-                owner_module = (_class_dict(owner).get('__module__') or ''
-                                if owner is not None else 'builtins')
-                if owner_module.partition('.')[0] in stdlib:
+                owner = next((klass for klass in _class_mro(value)
+                              if '__init_subclass__' in _class_dict(klass)),
+                             object)
+                # Classes of C code (object among them) keep no __module__
+                # in their namespace.
+                owner_module = _class_dict(owner).get('__module__')
+                if (not isinstance(owner_module, str)
+                        or owner_module.partition('.')[0] in stdlib):
                     continue
                 for subclass in type.__subclasses__(value):
                     found.append(('subclass',

@@ -641,7 +641,17 @@ def main(argv=None):
                          help='run library module as a script')
         sub.add_argument('args', nargs=argparse.REMAINDER,
                          help='SCRIPT [ARGS...], or the arguments of -m')
+    # What follows '-m MODULE' is the program's, options included:
+    # argparse would take those for ours.
+    program = []
+    i = 1
+    while i < len(argv) and argv[i].startswith('-'):
+        if argv[i] == '-m':
+            argv, program = argv[:i + 2], argv[i + 2:]
+            break
+        i += 2 if argv[i] in ('--json', '--limit', '--max-runs') else 1
     options = parser.parse_args(argv)
+    options.args += program
     target = _target(parser, options)
     if options.command == 'report':
         return report(target, json_file=options.json, limit=options.limit)

@@ -502,9 +502,9 @@ class CheckTests(unittest.TestCase):
         files["main.py"] = main.replace("else \"build\"", "else \"serve\"")
         output, findings = self.check(files, "main.py", status=1)
         self.assertEqual(set(findings["excluding"]), {"commands.serve"})
-        self.assertTrue(findings["excluding"]["commands.serve"].startswith(
-            "never imported with -L: exit status, stderr, stdout differ "
-            "without it; deferred at main.py:"), findings["excluding"])
+        self.assertRegex(findings["excluding"]["commands.serve"],
+                         r"^found by narrowing down: -L never imports it; "
+                         r"deferred at main\.py:\d+ \(never used\)$")
         self.assertLessEqual(findings["runs"], 24)
         self.assertTrue(findings["confirmed"])
 
@@ -526,8 +526,9 @@ class CheckTests(unittest.TestCase):
         }
         output, findings = self.check(files, "main.py", status=1)
         self.assertEqual(set(findings["excluding"]), {"banner"})
-        self.assertIn("with -L imported later",
-                      findings["excluding"]["banner"])
+        self.assertEqual(findings["excluding"]["banner"],
+                         "found by narrowing down: -L imports it later; "
+                         "deferred at main.py:2 (used later)")
         self.assertTrue(findings["confirmed"])
 
     def test_run_budget(self):
@@ -546,16 +547,27 @@ class CheckTests(unittest.TestCase):
         output, findings = self.check(files, "main.py", status=2)
         self.assertEqual(findings["excluding"], {})
         self.assertTrue(findings["unstable"])
-        self.assertIn("Two eager runs of the program differ", output)
+        self.assertIn("Two eager runs differ too", output)
 
     def test_module_target_and_arguments(self):
+        # The options after -m MODULE are the program's, not check's.
         files, expected = TRAPS["command registry filled by decorators"]
+        main = files["main.py"].replace("sys.argv[1]", "sys.argv[-1]")
         files = dict(files, **{"app/__init__.py": "",
-                               "app/__main__.py": files["main.py"]})
-        output, findings = self.check(files, "-m", "app", "serve", status=1)
-        self.assertEqual(findings["command"], ["-m", "app", "serve"])
+                               "app/__main__.py": main})
+        output, findings = self.check(files, "--max-runs", "20", "-m", "app",
+                                      "--json", "-q", "serve", status=1)
+        self.assertEqual(findings["command"],
+                         ["-m", "app", "--json", "-q", "serve"])
         self.assertEqual(set(findings["excluding"]), {"commands.serve"})
         self.assertTrue(findings["confirmed"])
+
+    def test_traceback_shown_by_its_exception(self):
+        files, _ = TRAPS["sys.excepthook set at import"]
+        output, findings = self.check(files, "main.py", status=1)
+        self.assertIn("stderr line 1: 'crash report: RuntimeError: disk full' "
+                      "eagerly, 'RuntimeError: disk full' (traceback) with -L",
+                      output)
 
     def test_usage(self):
         result = assert_python_ok("-m", "importlib.lazy", "check", "--help")
