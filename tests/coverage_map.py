@@ -11,7 +11,10 @@ named in the summary (first paragraph) of its class's docstring, else of
 its module's docstring.  A pytest test names them in its name
 (``test_r31_...``, ``test_r8_r12_...``).
 
-    python tests/coverage_map.py            print the map
+    python tests/coverage_map.py            print the map: per rule, how
+                                            many tests and in which modules
+    python tests/coverage_map.py --list     print the name of every rule's
+                                            tests ("rule: test")
     python tests/coverage_map.py --check    exit 1 if tests/README.rst does
                                             not hold the current map or a
                                             rule has no test
@@ -29,11 +32,11 @@ PACKAGE = TOP / "Lib" / "test" / "test_lazy_imports"
 README = TOP / "tests" / "README.rst"
 
 SUBJECTS = {
-    1: "``-L`` from the first import; ``--help``, man page",
+    1: "``-L`` from the first import, documented",
     2: "``sys.flags.lazy_imports``", 3: "children inherit -L",
     4: "set_lazy_imports()", 5: "is_lazy_imports_enabled()",
     6: "per interpreter state",
-    7: "PEP 810 spellings: ``-X lazy_imports``, ``PYTHON_LAZY_IMPORTS``",
+    7: "``-X lazy_imports``, ``PYTHON_LAZY_IMPORTS``",
     8: "module-level imports are lazy", 9: "always-eager contexts",
     10: "eager_imports() is lexical", 11: "excluding",
     12: "binding without importing", 13: "from-import: independent objects",
@@ -133,21 +136,39 @@ def collect():
     return found
 
 
+def where(names):
+    """'test_flags 3, tests/test_compat.py 1': how many of *names* each
+    module holds, in the order of collect()."""
+    counts = collections.Counter(
+        name.partition("::")[0] if "::" in name else name.partition(".")[0]
+        for name in names)
+    return ", ".join(f"{module} {count}" for module, count in counts.items())
+
+
 def table():
+    """The map: a simple table, a row per rule (the last column may run
+    past the table's right edge)."""
     found = collect()
-    lines = [".. list-table::", "   :header-rows: 1",
-             "   :widths: 4 20 4 72", "",
-             "   * - Rule", "     - Subject", "     - Tests",
-             "     - Where (``test_lazy_imports`` module.class.method, or a "
-             "pytest node id)"]
-    for rule in RULES:
-        names = found[rule]
-        lines += [f"   * - {rule}", f"     - {SUBJECTS[rule]}",
-                  f"     - {len(names)}"]
-        cell = [f"* ``{name}``" for name in names] or ["(none)"]
-        lines.append("     - " + cell[0])
-        lines += ["       " + item for item in cell[1:]]
-    return "\n".join(lines) + "\n"
+    rows = [(str(rule), SUBJECTS[rule], str(len(found[rule])),
+             where(found[rule]) or "(none)") for rule in RULES]
+    header = ("Rule", "Subject", "Tests", "Where")
+    widths = [max(len(row[column]) for row in [header, *rows])
+              for column in range(3)]
+    border = "  ".join("=" * width for width in widths) + "  " + "=" * 40
+
+    def line(row):
+        cells = [cell.ljust(width) for cell, width in zip(row, widths)]
+        return "  ".join([*cells, row[3]]).rstrip()
+
+    return "\n".join([border, line(header), border,
+                      *map(line, rows), border]) + "\n"
+
+
+def listing():
+    """Every rule's tests, one name a line."""
+    found = collect()
+    return "".join(f"{rule}: {name}\n" for rule in RULES
+                   for name in found[rule])
 
 
 def check():
@@ -164,12 +185,16 @@ def check():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
-    parser.add_argument("--check", action="store_true",
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--check", action="store_true",
                         help="exit 1 if tests/README.rst does not hold the "
                              "current map or a rule has no test")
-    if parser.parse_args().check:
+    action.add_argument("--list", action="store_true",
+                        help="print the tests of every rule, one a line")
+    args = parser.parse_args()
+    if args.check:
         return check()
-    print(table(), end="")
+    print(listing() if args.list else table(), end="")
     return 0
 
 
