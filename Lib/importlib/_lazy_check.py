@@ -475,8 +475,9 @@ def check(target, *, json_file=None, max_runs=24, stream=None):
             w(f'confirmed: with it, -L agrees with the eager run '
               f'({session.runs} runs, {seconds:.1f} s)\n')
         else:
+            budget = ', --max-runs reached' if session.exhausted else ''
             w(f'not confirmed: with it, {len(remaining)} differences '
-              f'remain ({session.runs} runs, {seconds:.1f} s):\n')
+              f'remain ({session.runs} runs, {seconds:.1f} s{budget}):\n')
             for difference in remaining:
                 w(f'  {_describe(difference)}\n')
     else:

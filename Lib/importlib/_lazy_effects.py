@@ -54,6 +54,19 @@ def _name(obj):
     return f'{_name(kind)} instance'
 
 
+def _filter_text(item):
+    """A warnings filter as text: its action, category and conditions."""
+    action, message, category, module, line = item
+    text = f'{action} {_name(category)}'
+    if message is not None:
+        text += f' message={getattr(message, "pattern", message)!r}'
+    if module is not None:
+        text += f' module={getattr(module, "pattern", module)!r}'
+    if line:
+        text += f' line={line}'
+    return text
+
+
 def _in_family(name, family):
     return any(name == f or name.startswith(f + '.') for f in family)
 
@@ -144,18 +157,9 @@ class Effects:
                     # effect at the end.
                     for item in warnings.filters:
                         if not any(item is old for old in before):
-                            action, message, category, module, line = item
-                            pattern = getattr(message, 'pattern', message)
-                            what = f'{action} {_name(category)}'
-                            if pattern:
-                                what += f' message={pattern!r}'
-                            if module is not None:
-                                what += (' module='
-                                         f'{getattr(module, "pattern", module)!r}')
-                            if line:
-                                what += f' line={line}'
                             effects._record(
-                                'warnings', what, ('warnings',),
+                                'warnings', _filter_text(item),
+                                ('warnings',),
                                 lambda item=item: any(
                                     f is item for f in warnings.filters))
                 except Exception:
@@ -296,7 +300,8 @@ class Effects:
                        'sys.unraisablehook': sys.unraisablehook}
 
     def uninstall(self):
-        """Put the original functions back."""
+        """Put the original functions back (before anything else wraps
+        them: the import hook is importlib._bootstrap._find_and_load)."""
         while self._installed:
             owner, attribute, original = self._installed.pop()
             setattr(owner, attribute, original)
@@ -346,10 +351,15 @@ class Effects:
         return found
 
     def snapshot(self):
-        """What the program registered and is still in effect, as
-        {kind: sorted [[what, module, importing], ...]}, plus the modules
-        already loaded when install() ran (their registrations were not
-        recorded) under 'modules_at_install'."""
+        """What the program registered and is still in effect (JSON-able).
+
+        Returns {'registrations': {kind: [[what, module, importing], ...]},
+        'modules_at_install': [...]}: for each kind of registration, the
+        sorted entries, each with the module that made it and, if another
+        one, the module whose import it happened in; and the modules
+        already loaded when install() ran (what they registered then was
+        not recorded).
+        """
         entries = []
         for kind, what, module, importing, still in list(self._records):
             try:
@@ -362,9 +372,11 @@ class Effects:
                    'sys.unraisablehook': sys.unraisablehook}
         for kind, hook in current.items():
             if hook is not self._hooks.get(kind, hook):
-                module = (_class_dict(hook).get('__module__')
-                          if isinstance(hook, type)
-                          else getattr(hook, '__module__', None))
+                # Who assigned it is not known: the module defining it.
+                name = _name(hook).removesuffix(' instance')
+                module = max((m for m in sys.modules
+                              if name.startswith(m + '.')), key=len,
+                             default=None)
                 entries.append((kind, _name(hook), module, None))
         try:
             entries.extend(self._subclass_registrations())

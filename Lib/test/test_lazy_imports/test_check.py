@@ -1,4 +1,4 @@
-"""python -m importlib.lazy check, on seeded traps and clean programs.
+"""python -m importlib.lazy check (contract rule 46), on seeded traps.
 
 Each trap is a small application whose behaviour depends on what a module
 does at import time, a module that -L defers and never imports.  check must
@@ -450,8 +450,8 @@ class CheckTests(unittest.TestCase):
             "imports telemetry.exporter, which registers atexit handler "
             "telemetry.exporter.export"), excluding)
         self.assertIn("deferred at main.py:2", excluding["telemetry"])
-        self.assertIn("imported at telemetry/__init__.py:1 (not reached with -L)",
-                      excluding["telemetry.exporter"])
+        self.assertIn("imported at telemetry/__init__.py:1 "
+                      "(not reached with -L)", excluding["telemetry.exporter"])
 
     def test_registration_made_through_another_module(self):
         # The registering call is in a helper module that -L loads; the
