@@ -4,6 +4,7 @@
 # The lazy and the vanilla interpreters are built by this same script, so
 # they always share compiler, flags and configure options.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 src=$(realpath "$1"); obj=$(realpath -m "$2"); shift 2
 jobs=${JOBS:-$(nproc)}
 mkdir -p "$obj"
@@ -23,8 +24,24 @@ if [ ! -f Makefile ] || [ "$(cat "$stamp" 2>/dev/null)" != "$args|$cc" ]; then
         { tail -30 configure.log >&2; echo "build: configure failed, see $obj/configure.log" >&2; exit 1; }
     echo "$args|$cc" >"$stamp"
 fi
+# A tree of the fork names the fork and the patch set's revision in
+# sys.version (Tools/lazy/revision.sh); vanilla keeps CPython's own string.
+# getbuildinfo.o depends on the objects only: remake it when the name changes.
+set --
+if [ -f "$src/Python/lazyimport.c" ]; then
+    ident=$(sh "$here/revision.sh" make-args)
+    if [ "$(cat .buildinfo 2>/dev/null)" != "$ident" ]; then
+        rm -f Modules/getbuildinfo.o
+        echo "$ident" >.buildinfo
+    fi
+    nl='
+'
+    IFS=$nl
+    set -- $ident
+    unset IFS
+fi
 echo "build: make -j$jobs in $obj"
-make -j"$jobs" >make.log 2>&1 ||
+make -j"$jobs" "$@" >make.log 2>&1 ||
     { grep -E -A5 'error:|\*\*\*' make.log | head -60 >&2; echo "build: make failed, see $obj/make.log" >&2; exit 1; }
 
 # Fail loudly when an extension module a full build must have is missing.
