@@ -3,24 +3,27 @@
 # HEAD applied to the pristine tarball (Tools/lazy/src.sh), and the fork's
 # own files copied from HEAD instead of symlinked, so that a build from it
 # does not see edits in progress in the working tree or in build/src.
-#   debug-src.sh DEST
+#   debug-src.sh DEST [COMMIT]
+# COMMIT (default HEAD) is the commit of this repository to take them from
+# (make install and make dist build the commit their revision names).
 # The tree is remade only when HEAD's patches or own files change (the key
 # is kept in DEST/.snap-id), and then only the files whose content changed
 # are replaced, so that builds from it recompile only what changed.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dest=$(realpath -m "$1")
+commit=$(git -C "$top" rev-parse --verify "${2:-HEAD}^{commit}")
 cd "$top"
-own=$(git ls-files -- Objects Include Python Modules Lib Doc Misc Parser Programs PC)
-key=$(git ls-tree -r HEAD -- patches $own | git hash-object --stdin)
+own=$(git ls-tree -r --name-only "$commit" -- Objects Include Python Modules Lib Doc Misc Parser Programs PC)
+key=$(git ls-tree -r "$commit" -- patches $own | git hash-object --stdin)
 if [ -f "$dest/.snap-id" ] && [ "$(cat "$dest/.snap-id")" = "$key" ]; then
-    echo "debug-src: $dest is up to date with HEAD"
+    echo "debug-src: $dest is up to date with $(git rev-parse --short "$commit")"
     exit 0
 fi
-# src.sh reads patches/ from the working tree: apply HEAD's queue instead.
+# src.sh reads patches/ from the working tree: apply the commit's queue instead.
 queue=$(mktemp -d)
 trap 'rm -rf "$queue"' EXIT
-git archive HEAD patches | tar -x -C "$queue"
+git archive "$commit" patches | tar -x -C "$queue"
 tmp="$dest.tmp"
 rm -rf "$tmp"
 mkdir -p "$tmp"
@@ -42,7 +45,7 @@ for f in $own; do
         exit 1
     fi
     mkdir -p "$tmp/$(dirname "$f")"
-    git show "HEAD:$f" >"$tmp/$f"
+    git show "$commit:$f" >"$tmp/$f"
     echo "/$f" >>"$tmp/.git/info/exclude"
 done
 grep -v '^[[:space:]]*\(#\|$\)' "$queue/patches/series" | while read -r p; do
@@ -73,4 +76,4 @@ if [ -d "$dest" ]; then
 else
     mv "$tmp" "$dest"
 fi
-echo "debug-src: $dest ready at $(git rev-parse --short HEAD) ($(git -C "$dest" rev-list --count upstream..HEAD) patches)"
+echo "debug-src: $dest ready at $(git rev-parse --short "$commit") ($(git -C "$dest" rev-list --count upstream..HEAD) patches)"
