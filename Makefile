@@ -100,3 +100,5 @@ include $(T)/bench.mk
 include $(T)/reliability.mk
 include $(T)/debug.mk
 include $(T)/tests.mk
+# Installing and shipping: install, dist, check-dist, bundle.
+include $(T)/install.mk
