@@ -1,7 +1,8 @@
 #!/bin/sh
 # Check that the patch queue round-trips: a fresh unpack + apply reproduces
 # build/src (when present) and re-exporting reproduces patches/ byte for
-# byte; and that no tracked file of the repository shadows an upstream file.
+# byte; that the one-file bundle (Tools/lazy/bundle.sh) reproduces the same
+# tree; and that no tracked file of the repository shadows an upstream file.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/UPSTREAM"
@@ -37,6 +38,9 @@ if ! diff -r "$top/patches" "$work/out" >"$work/diff"; then
     head -40 "$work/diff" >&2
     status=1
 fi
+# The one-file bundle of the queue and the own files (make bundle), applied
+# with patch -p1 to a fresh pristine unpack, gives the same tree.
+sh "$top/Tools/lazy/bundle.sh" check "$work/src" >/dev/null || status=1
 # Every patch says where it comes from and why it is not sent upstream
 # (DEP-3 trailers, as Debian's quilt series have), and its subject fits in
 # 72 characters.
