@@ -7,6 +7,16 @@ BENCH_REPS ?= 15
 BENCH_JOBS ?= 2
 BENCH_SCALE ?= 0.3
 
+# OPTIMIZE=1: bench-startup (and bench-explain) compare the fork and vanilla
+# built with --enable-optimizations --with-lto, as distributions ship
+# CPython ($(BUILD)/lazy-opt and $(BUILD)/vanilla-opt, see install.mk; the
+# PGO profile run makes each build take a while), with venvs and results in
+# $(BUILD)/bench-opt.
+STARTUP_BUILDS  := $(if $(OPTIMIZE),lazy-opt vanilla-opt,build vanilla)
+STARTUP_LAZY    := $(if $(OPTIMIZE),$(BUILD)/lazy-opt/python,$(PY_LAZY))
+STARTUP_VANILLA := $(if $(OPTIMIZE),$(BUILD)/vanilla-opt/python,$(PY_VANILLA))
+STARTUP_OUT     := $(BENCH)$(if $(OPTIMIZE),-opt)
+
 .PHONY: bench bench-micro bench-micro-explain bench-startup bench-startup-venvs \
 	bench-explain bench-pyperformance bench-pyperformance-fast bench-pyperformance-ir
 
@@ -24,23 +34,23 @@ bench-micro-explain: build vanilla
 		--out $(BENCH) $(if $(WITH_L),-L) $(LOOP)
 
 # One venv per interpreter with the pinned command-line tools.
-$(BENCH)/venv-vanilla/.ok: $(BENCH_STARTUP_REQ) | vanilla
-	@sh $(T)/venv.sh $(PY_VANILLA) $(BENCH)/venv-vanilla $(BENCH_STARTUP_REQ)
-$(BENCH)/venv-lazy/.ok: $(BENCH_STARTUP_REQ) | build
-	@sh $(T)/venv.sh $(PY_LAZY) $(BENCH)/venv-lazy $(BENCH_STARTUP_REQ)
-bench-startup-venvs: $(BENCH)/venv-vanilla/.ok $(BENCH)/venv-lazy/.ok
+$(STARTUP_OUT)/venv-vanilla/.ok: $(BENCH_STARTUP_REQ) | $(word 2,$(STARTUP_BUILDS))
+	@sh $(T)/venv.sh $(STARTUP_VANILLA) $(STARTUP_OUT)/venv-vanilla $(BENCH_STARTUP_REQ)
+$(STARTUP_OUT)/venv-lazy/.ok: $(BENCH_STARTUP_REQ) | $(word 1,$(STARTUP_BUILDS))
+	@sh $(T)/venv.sh $(STARTUP_LAZY) $(STARTUP_OUT)/venv-lazy $(BENCH_STARTUP_REQ)
+bench-startup-venvs: $(STARTUP_OUT)/venv-vanilla/.ok $(STARTUP_OUT)/venv-lazy/.ok
 
 # Wall time, peak RSS, modules and output of real tools: vanilla, fork, fork -L, interleaved.
-bench-startup: build vanilla bench-startup-venvs
-	@$(PY_VANILLA) $(T)/bench_startup.py --vanilla-venv $(BENCH)/venv-vanilla \
-		--lazy-venv $(BENCH)/venv-lazy --reps $(BENCH_REPS) --out $(BENCH) $(if $(ONLY),--only "$(ONLY)")
-	@$(PY_VANILLA) $(T)/bench_micro.py --vanilla $(PY_VANILLA) --lazy $(PY_LAZY) \
-		--out $(BENCH) --first-access-only
+bench-startup: $(STARTUP_BUILDS) bench-startup-venvs
+	@$(STARTUP_VANILLA) $(T)/bench_startup.py --vanilla-venv $(STARTUP_OUT)/venv-vanilla \
+		--lazy-venv $(STARTUP_OUT)/venv-lazy --reps $(BENCH_REPS) --out $(STARTUP_OUT) $(if $(ONLY),--only "$(ONLY)")
+	@$(STARTUP_VANILLA) $(T)/bench_micro.py --vanilla $(STARTUP_VANILLA) --lazy $(STARTUP_LAZY) \
+		--out $(STARTUP_OUT) --first-access-only
 
 # What -L still imports for one tool and which line forced each import:
 #   make bench-explain TOOL="aws --version"
-bench-explain: build bench-startup-venvs
-	@$(PY_VANILLA) $(T)/bench_startup.py --lazy-venv $(BENCH)/venv-lazy --explain "$(TOOL)"
+bench-explain: $(word 1,$(STARTUP_BUILDS)) bench-startup-venvs
+	@$(PY_VANILLA) $(T)/bench_startup.py --lazy-venv $(STARTUP_OUT)/venv-lazy --explain "$(TOOL)"
 
 # pyperformance, vanilla vs fork vs fork with lazy imports on at entry.
 # BENCH_FAST=1 (or bench-pyperformance-fast) runs a subset with --fast (~20 min).
