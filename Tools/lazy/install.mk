@@ -3,8 +3,9 @@
 #
 # make install and make dist build the committed state of the repository
 # (RELEASE_SRC, by default a tree made from the commit their revision names
-# by Tools/lazy/debug-src.sh), each in a build directory of its own:
-# configure bakes the prefix into the interpreter and sysconfig.
+# by Tools/lazy/debug-src.sh; $(SRC) in an export without .git), each in a
+# build directory of its own: configure bakes the prefix into the
+# interpreter and sysconfig.
 #
 #   PREFIX     where make install installs (default /usr/local); DESTDIR is
 #              prepended to it, as for CPython's own make install
@@ -27,11 +28,14 @@ RELEASE     := $(BUILD)/release$(OPT_SUFFIX)
 DIST_BUILD  := $(BUILD)/dist-build$(OPT_SUFFIX)
 DIST        := $(BUILD)/dist$(OPT_SUFFIX)
 RELEASE_SNAP := $(BUILD)/src-release
-RELEASE_SRC ?= $(RELEASE_SNAP)
 
 # One commit and one revision for the whole make run, so that a commit
 # landing meanwhile cannot give a tree of one commit the name of another.
-RELEASE_COMMIT := $(shell git rev-parse -q --verify HEAD 2>/dev/null)
+# In an export of the repository without .git there is no commit: the
+# release is built from $(SRC) (make src) and REVISION must be given.
+RELEASE_COMMIT := $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = \
+	"$$(pwd -P)" ] && git rev-parse -q --verify HEAD)
+RELEASE_SRC ?= $(if $(RELEASE_COMMIT),$(RELEASE_SNAP),$(SRC))
 ifeq ($(origin REVISION),undefined)
 REVISION := $(if $(RELEASE_COMMIT),$(shell sh $(T)/revision.sh $(RELEASE_COMMIT)))
 endif
@@ -40,8 +44,13 @@ export REVISION
 .PHONY: install dist check-dist bundle release-src lazy-opt vanilla-opt
 
 release-src:
+	@if [ -z "$(REVISION)" ]; then \
+		echo "install: no git repository here: give the revision, e.g. REVISION=1.0" >&2; \
+		exit 1; fi
 	@if [ "$(RELEASE_SRC)" = "$(RELEASE_SNAP)" ]; then \
-		sh $(T)/debug-src.sh $(RELEASE_SNAP) $(RELEASE_COMMIT); fi
+		sh $(T)/debug-src.sh $(RELEASE_SNAP) $(RELEASE_COMMIT); \
+	elif [ "$(RELEASE_SRC)" = "$(SRC)" ]; then \
+		[ -d $(SRC)/.git ] || sh $(T)/src.sh $(SRC); sh $(T)/link.sh $(SRC); fi
 
 install: deps release-src  ## build for PREFIX (OPTIMIZE=1: PGO+LTO), install into $(DESTDIR)$(PREFIX)
 	@sh $(T)/build.sh $(RELEASE_SRC) $(RELEASE) --prefix=$(PREFIX) $(OPT_FLAGS)

@@ -4,6 +4,13 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-git ls-files --cached --others --exclude-standard -- \
-    Objects Include Python Modules Lib Doc Misc Parser Programs PC |
-    while read -r f; do [ -f "$f" ] && echo "$f"; done
+dirs="Objects Include Python Modules Lib Doc Misc Parser Programs PC"
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
+    # shellcheck disable=SC2086
+    git ls-files --cached --others --exclude-standard -- $dirs
+else
+    # An export without .git (make install REVISION=...): every file but
+    # byte-code caches.
+    # shellcheck disable=SC2086
+    find $dirs -type f ! -path '*/__pycache__/*' 2>/dev/null | LC_ALL=C sort
+fi | while read -r f; do [ -f "$f" ] && echo "$f"; done

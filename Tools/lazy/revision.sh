@@ -23,7 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 if [ -n "${REVISION:-}" ]; then
     rev=$REVISION
-elif git -C "$top" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+elif [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$top" && pwd -P)" ]; then
     commit=HEAD
     [ "${1:-make-args}" = make-args ] || commit=$1
     rev=$(git -C "$top" describe --tags --always --abbrev=12 "$commit")
