@@ -1,6 +1,6 @@
 #!/bin/sh
 # pyperformance over vanilla, the fork, and the fork with lazy imports on at entry.
-#   bench-pyperformance.sh VANILLA_PY LAZY_PY OUTDIR [fast|full|venvs]
+#   bench-pyperformance.sh VANILLA_PY FORK_PY OUTDIR [fast|full|venvs]
 # The pyperformance CLI runs from a host venv (OUTDIR/pyperformance-host, made from
 # VANILLA_PY, pinned by bench/requirements-pyperformance.txt).  Each configuration runs in a
 # directory of its own (OUTDIR/pyperformance/CFG), where pyperformance makes its benchmark
@@ -12,13 +12,12 @@
 # BENCH_CONFIGS="fork-L" runs only some configurations (e.g. in parallel shells); the compare
 # table is written when the three JSON files exist.
 set -eu
-van=$(realpath "$1"); lazy=$(realpath "$2"); out=$(realpath -m "$3"); mode=${4:-full}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-req=$here/bench/requirements-pyperformance.txt
+. "$(dirname "$0")/lib.sh"
+van=$(realpath "$1"); fork=$(realpath "$2"); out=$(realpath -m "$3"); mode=${4:-full}
+clean_env
+req=$top/bench/requirements-pyperformance.txt
 host=$out/pyperformance-host
-if [ ! -f "$host/.ok" ] || [ "$req" -nt "$host/.ok" ]; then
-    sh "$here/Tools/lazy/venv.sh" "$van" "$host" "$req"
-fi
+make_venv "$van" "$host" "$req"
 pyperf="$host/bin/pyperformance"
 
 if [ "$mode" = fast ] || [ "$mode" = venvs ]; then
@@ -31,11 +30,11 @@ else
     benches=${BENCH_LIST:-default}
     opts=""; sfx=""
 fi
-rev=$("$lazy" -c 'import sys; print(sys.version.split()[1].strip("(),"))')
+rev=$("$fork" -c 'import sys; print(sys.version.split()[1].strip("(),"))')
 echo "bench-pyperformance: mode $mode, fork $rev, benchmarks $benches"
 
 for cfg in ${BENCH_CONFIGS:-vanilla fork fork-L}; do
-    case $cfg in vanilla) py=$van ;; *) py=$lazy ;; esac
+    case $cfg in vanilla) py=$van ;; *) py=$fork ;; esac
     dir=$out/pyperformance/$cfg$sfx
     json=$out/pyperformance-$cfg$sfx.json
     mkdir -p "$dir"
@@ -50,7 +49,7 @@ for cfg in ${BENCH_CONFIGS:-vanilla fork fork-L}; do
     if [ "$cfg" = fork-L ]; then
         for v in "$dir"/venv/*/; do
             sp=$("$v/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
-            cp "$here/bench/pyperformance/sitecustomize.py" "$sp/sitecustomize.py"
+            cp "$top/bench/pyperformance/sitecustomize.py" "$sp/sitecustomize.py"
             rm -f "$v/lazy-workers.log"
             "$v/bin/python" -c 'import importlib, sys; assert importlib.is_lazy_imports_enabled(), "sitecustomize did not enable lazy imports"'
         done

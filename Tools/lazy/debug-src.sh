@@ -10,7 +10,7 @@
 # is kept in DEST/.snap-id), and then only the files whose content changed
 # are replaced, so that builds from it recompile only what changed.
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 dest=$(realpath -m "$1")
 commit=$(git -C "$top" rev-parse --verify "${2:-HEAD}^{commit}")
 cd "$top"
@@ -26,35 +26,18 @@ trap 'rm -rf "$queue"' EXIT
 git archive "$commit" patches | tar -x -C "$queue"
 tmp="$dest.tmp"
 rm -rf "$tmp"
-mkdir -p "$tmp"
-. "$top/UPSTREAM"
-sh "$top/Tools/lazy/fetch.sh" >/dev/null
-tar -xf "$top/build/$TARBALL" -C "$tmp" --strip-components=1
-export GIT_AUTHOR_NAME=upstream GIT_AUTHOR_EMAIL=upstream@invalid
-export GIT_COMMITTER_NAME=lazy-cpython GIT_COMMITTER_EMAIL=lazy-cpython@invalid
-export GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'
-g() { git -C "$tmp" -c core.autocrlf=false -c core.whitespace=-trailing-space "$@"; }
-g init -q -b main
-g add -A -f .
-g commit -q -m "upstream: CPython $VERSION ($TARBALL)"
-g tag upstream
-printf '__pycache__/\n/.snap-id\n' >>"$tmp/.git/info/exclude"
+unpack_upstream "$tmp"
+init_queue "$tmp"
+echo '/.snap-id' >>"$tmp/.git/info/exclude"
 for f in $own; do
     if [ -e "$tmp/$f" ]; then
-        echo "debug-src: $f exists upstream; it must change through a patch" >&2
-        exit 1
+        die "$f exists upstream; it must change through a patch"
     fi
     mkdir -p "$tmp/$(dirname "$f")"
     git show "$commit:$f" >"$tmp/$f"
     echo "/$f" >>"$tmp/.git/info/exclude"
 done
-grep -v '^[[:space:]]*\(#\|$\)' "$queue/patches/series" | while read -r p; do
-    if ! g am -q --whitespace=nowarn --keep-cr "$queue/patches/$p"; then
-        g am --abort 2>/dev/null || true
-        echo "debug-src: patch $p does not apply" >&2
-        exit 1
-    fi
-done
+apply_series "$tmp" "$queue/patches"
 echo "$key" >"$tmp/.snap-id"
 if [ -d "$dest" ]; then
     # Keep the files (and mtimes) that did not change; __pycache__

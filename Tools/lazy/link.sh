@@ -1,21 +1,28 @@
 #!/bin/sh
 # Symlink the fork's own files (those at CPython paths) into a source tree,
-# hidden from its git.  Idempotent: run again after adding a file.
+# hidden from its git.  Idempotent: run again after adding a file.  A link
+# whose file the repository no longer has (moved or deleted) is removed.
 #   link.sh SRCDIR
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 dest=$(realpath "$1")
 exclude="$dest/.git/info/exclude"
-sh "$top/Tools/lazy/own-files.sh" list | while read -r f; do
+sh "$tools/own-files.sh" list | while read -r f; do
     if [ -L "$dest/$f" ]; then
         grep -qxF "/$f" "$exclude" 2>/dev/null || echo "/$f" >>"$exclude"
         continue
     fi
     if [ -e "$dest/$f" ]; then
-        echo "link: $f exists upstream; it must change through a patch" >&2
-        exit 1
+        die "$f exists upstream; it must change through a patch"
     fi
     mkdir -p "$dest/$(dirname "$f")"
     ln -s "$top/$f" "$dest/$f"
     grep -qxF "/$f" "$exclude" 2>/dev/null || echo "/$f" >>"$exclude"
+done
+# Links this script made (listed in the exclude file) that now point nowhere.
+sed -n 's|^/||p' "$exclude" 2>/dev/null | while read -r f; do
+    if [ -L "$dest/$f" ] && [ ! -e "$dest/$f" ]; then
+        rm "$dest/$f"
+        say "removed $f (no longer in the repository)"
+    fi
 done

@@ -1,11 +1,9 @@
 #!/bin/sh
-# Create a venv from an interpreter and install the test requirements.
-#   venv.sh PYTHON VENVDIR REQUIREMENTS
+# A venv of an interpreter with pinned requirements installed (make venv,
+# the benchmark venvs): lib.sh's make_venv, for the Makefile.  Kept while
+# VENVDIR/.ok is newer than REQUIREMENTS.
+#   venv.sh PYTHON VENVDIR REQUIREMENTS [PIP-INSTALL-OPTION...]
 set -eu
-py=$1; venv=$2; req=$3
-rm -rf "$venv"
-"$py" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$req" ||
-    { echo "venv: installing $req failed (PyPI must be reachable)" >&2; exit 1; }
-touch "$venv/.ok"
-echo "venv: $venv ready"
+. "$(dirname "$0")/lib.sh"
+clean_env
+make_venv "$@"

@@ -3,31 +3,24 @@
 # wheels from PyPI (tests/wheels/requirements.txt, --only-binary=:all:) in a
 # venv of the fork and one of vanilla; tests/wheels/wheel_check.py must print
 # the same on vanilla, on the fork and on the fork with -L.
-#   wheels.sh LAZY_PYTHON VANILLA_PYTHON FORK_VENV VANILLA_VENV REPORT
+#   wheels.sh FORK_PYTHON VANILLA_PYTHON FORK_VENV VANILLA_VENV REPORT
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-lazy=$1; vanilla=$2; fvenv=$3; vvenv=$4; report=$5
+. "$(dirname "$0")/lib.sh"
+fork=$1; vanilla=$2; fvenv=$3; vvenv=$4; report=$5
 req=$top/tests/wheels/requirements.txt
 check=$top/tests/wheels/wheel_check.py
-unset PYTHONPATH PYTHONHOME PYTHONDONTWRITEBYTECODE
+clean_env
 start=$(date +%s)
 
-venv() {  # venv PYTHON DIR: (re)create DIR when requirements.txt changed
-    if [ -f "$2/.ok" ] && [ ! "$req" -nt "$2/.ok" ]; then
-        return 0
-    fi
-    echo "wheels: creating $2 from $1"
-    rm -rf "$2"
-    "$1" -m venv "$2" &&
-        "$2/bin/python" -m pip install -q --disable-pip-version-check \
-            --only-binary=:all: -r "$req" 2>"$2/pip-install.log" &&
-        "$2/bin/python" -m pip check >/dev/null &&
-        touch "$2/.ok" ||
-        { grep -v '^WARNING: Location' "$2/pip-install.log" >&2
-          echo "wheels: installing the wheels into $2 failed" >&2; exit 1; }
+# Binary wheels only (a wheel built here from source would prove nothing),
+# and the pins must be consistent (pip check).
+wheel_venv() {  # wheel_venv PYTHON DIR
+    make_venv "$1" "$2" "$req" --only-binary=:all: &&
+        "$2/bin/python" -m pip check >/dev/null ||
+        die "installing the wheels into $2 failed"
 }
-venv "$lazy" "$fvenv"
-venv "$vanilla" "$vvenv"
+wheel_venv "$fork" "$fvenv"
+wheel_venv "$vanilla" "$vvenv"
 mkdir -p "$(dirname "$report")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
