@@ -73,7 +73,7 @@ venv: build
 		sh $(T)/venv.sh $(PY_LAZY) $(VENV) requirements-test.txt; fi
 
 demo: build vanilla
-	@$(PY_VANILLA) $(T)/demo.py --lazy $(PY_LAZY) --vanilla $(PY_VANILLA)
+	@$(PY_VANILLA) $(T)/demo.py --fork $(PY_LAZY) --vanilla $(PY_VANILLA)
 
 test: build vanilla venv check-patches debug
 	@sh $(T)/test.sh

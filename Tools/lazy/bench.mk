@@ -24,33 +24,33 @@ bench: bench-micro bench-startup bench-pyperformance-fast
 
 # Instruction counts (callgrind) of loops over the paths the patch touches, fork vs vanilla.
 bench-micro: build vanilla
-	@$(PY_VANILLA) $(T)/bench_micro.py --vanilla $(PY_VANILLA) --lazy $(PY_LAZY) \
+	@$(PY_VANILLA) $(T)/bench_micro.py --vanilla $(PY_VANILLA) --fork $(PY_LAZY) \
 		--out $(BENCH) -j $(BENCH_JOBS) --scale $(BENCH_SCALE) $(if $(ONLY),--only $(ONLY))
 
 # Self cost per function of one micro loop, vanilla vs fork (WITH_L=1: fork -L):
 #   make bench-micro-explain LOOP=dict_getitem_str
 bench-micro-explain: build vanilla
-	@$(PY_VANILLA) $(T)/bench_micro_explain.py --vanilla $(PY_VANILLA) --lazy $(PY_LAZY) \
+	@$(PY_VANILLA) $(T)/bench_micro_explain.py --vanilla $(PY_VANILLA) --fork $(PY_LAZY) \
 		--out $(BENCH) $(if $(WITH_L),-L) $(LOOP)
 
 # One venv per interpreter with the pinned command-line tools.
 $(STARTUP_OUT)/venv-vanilla/.ok: $(BENCH_STARTUP_REQ) | $(word 2,$(STARTUP_BUILDS))
 	@sh $(T)/venv.sh $(STARTUP_VANILLA) $(STARTUP_OUT)/venv-vanilla $(BENCH_STARTUP_REQ)
-$(STARTUP_OUT)/venv-lazy/.ok: $(BENCH_STARTUP_REQ) | $(word 1,$(STARTUP_BUILDS))
-	@sh $(T)/venv.sh $(STARTUP_LAZY) $(STARTUP_OUT)/venv-lazy $(BENCH_STARTUP_REQ)
-bench-startup-venvs: $(STARTUP_OUT)/venv-vanilla/.ok $(STARTUP_OUT)/venv-lazy/.ok
+$(STARTUP_OUT)/venv-fork/.ok: $(BENCH_STARTUP_REQ) | $(word 1,$(STARTUP_BUILDS))
+	@sh $(T)/venv.sh $(STARTUP_LAZY) $(STARTUP_OUT)/venv-fork $(BENCH_STARTUP_REQ)
+bench-startup-venvs: $(STARTUP_OUT)/venv-vanilla/.ok $(STARTUP_OUT)/venv-fork/.ok
 
 # Wall time, peak RSS, modules and output of real tools: vanilla, fork, fork -L, interleaved.
 bench-startup: $(STARTUP_BUILDS) bench-startup-venvs
 	@$(STARTUP_VANILLA) $(T)/bench_startup.py --vanilla-venv $(STARTUP_OUT)/venv-vanilla \
-		--lazy-venv $(STARTUP_OUT)/venv-lazy --reps $(BENCH_REPS) --out $(STARTUP_OUT) $(if $(ONLY),--only "$(ONLY)")
-	@$(STARTUP_VANILLA) $(T)/bench_micro.py --vanilla $(STARTUP_VANILLA) --lazy $(STARTUP_LAZY) \
+		--fork-venv $(STARTUP_OUT)/venv-fork --reps $(BENCH_REPS) --out $(STARTUP_OUT) $(if $(ONLY),--only "$(ONLY)")
+	@$(STARTUP_VANILLA) $(T)/bench_micro.py --vanilla $(STARTUP_VANILLA) --fork $(STARTUP_LAZY) \
 		--out $(STARTUP_OUT) --first-access-only
 
 # What -L still imports for one tool and which line forced each import:
 #   make bench-explain TOOL="aws --version"
 bench-explain: $(word 1,$(STARTUP_BUILDS)) bench-startup-venvs
-	@$(PY_VANILLA) $(T)/bench_startup.py --lazy-venv $(STARTUP_OUT)/venv-lazy --explain "$(TOOL)"
+	@$(PY_VANILLA) $(T)/bench_startup.py --fork-venv $(STARTUP_OUT)/venv-fork --explain "$(TOOL)"
 
 # pyperformance, vanilla vs fork vs fork with lazy imports on at entry.
 # BENCH_FAST=1 (or bench-pyperformance-fast) runs a subset with --fast (~20 min).
@@ -64,6 +64,6 @@ bench-pyperformance-fast: build vanilla
 # in the venvs of the fast mode: the figure for +-1% on a noisy machine.
 bench-pyperformance-ir: build vanilla
 	@sh $(T)/bench-pyperformance.sh $(PY_VANILLA) $(PY_LAZY) $(BENCH) venvs
-	@$(PY_VANILLA) $(T)/bench_pyperformance_ir.py --vanilla $(PY_VANILLA) --lazy $(PY_LAZY) \
+	@$(PY_VANILLA) $(T)/bench_pyperformance_ir.py --vanilla $(PY_VANILLA) --fork $(PY_LAZY) \
 		--venvs $(BENCH)/pyperformance \
 		--out $(BENCH) -j $(BENCH_JOBS) $(if $(BENCH_LIST),--benchmarks $(BENCH_LIST))

@@ -1,6 +1,6 @@
 """Instruction-count micro-benchmarks for the code paths the lazy-import patch touches.
 
-    bench_micro.py --vanilla PY --lazy PY [--out build/bench] [--only NAME,...] [-j 2]
+    bench_micro.py [--vanilla PY] [--fork PY] [--out build/bench] [--only NAME,...] [-j 2]
 
 Every loop is generated as a small script, run under ``valgrind --tool=callgrind`` at two
 sizes N and 2N, and the loop's own cost is I(2N) - I(N): start-up, imports, the first
@@ -18,7 +18,7 @@ import os
 import subprocess
 import tempfile
 
-from bench_report import write_report
+import lazytools
 
 UNROLL = 8
 
@@ -78,11 +78,9 @@ LOOPS = {
 }
 
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-DRIVER = os.path.join(ROOT, "bench", "micro", "driver.py")
-CGCTL_C = os.path.join(ROOT, "bench", "micro", "cgctl.c")
-CONFIGS = ("vanilla", "fork", "fork-L")
+DRIVER = os.path.join(lazytools.ROOT, "bench", "micro", "driver.py")
+CGCTL_C = os.path.join(lazytools.ROOT, "bench", "micro", "cgctl.c")
+CONFIGS = lazytools.CONFIGS
 FA_COUNT = 200
 FA_KINDS = ("import+use", "from+use", "import only")
 
@@ -113,18 +111,20 @@ def first_access_entries(tmp, pythons):
         else:
             code = "".join(f"import fa{k}.m{i}\n" for i in range(FA_COUNT))
         entries.append({"name": "fa:" + kind, "level": "once", "path": tmp, "code": code})
-    for py, _ in {pythons[c][0]: pythons[c] for c in CONFIGS}.values():
-        subprocess.run([py, "-m", "compileall", "-q", tmp], check=True)
+    for py in {pythons[c][0] for c in CONFIGS}:
+        subprocess.run([py, "-m", "compileall", "-q", tmp], env=lazytools.clean_env(),
+                       check=True)
     return entries
 
 
 def run_config(cfg, pythons, spec_path, so, tmp):
-    py, flags = pythons[cfg]
+    py, *flags = pythons[cfg]
     outdir = os.path.join(tmp, "cg-" + cfg)
     os.mkdir(outdir)
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(outdir, "cg.out"),
            py, *flags, DRIVER, so, spec_path]
-    r = subprocess.run(cmd, env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True)
+    r = subprocess.run(cmd, env=lazytools.clean_env(PYTHONHASHSEED="0"), capture_output=True,
+                       text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-3000:]}")
     counts = {}
@@ -175,8 +175,8 @@ def fmt_ratio(a, b):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--vanilla", required=True)
-    ap.add_argument("--lazy", required=True)
+    ap.add_argument("--vanilla", default=lazytools.VANILLA_PYTHON)
+    ap.add_argument("--fork", default=lazytools.FORK_PYTHON)
     ap.add_argument("--out", default="build/bench")
     ap.add_argument("--only", default="")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every N")
@@ -184,10 +184,9 @@ def main():
     ap.add_argument("--no-first-access", action="store_true")
     ap.add_argument("--first-access-only", action="store_true")
     args = ap.parse_args()
-    pythons = {"vanilla": (args.vanilla, []), "fork": (args.lazy, []), "fork-L": (args.lazy, ["-L"])}
-    rev = subprocess.run([args.lazy, "-c", "import sys; print(sys.version.split()[1].strip(\"(),\"))"],
-                         capture_output=True, text=True).stdout.strip()
-    lazy_mtime = os.stat(args.lazy).st_mtime
+    pythons = {c: lazytools.command(c, args.vanilla, args.fork) for c in CONFIGS}
+    rev = lazytools.build_identifier(args.fork)
+    fork_mtime = os.stat(args.fork).st_mtime
     os.makedirs(args.out, exist_ok=True)
     names = [n for n in args.only.split(",") if n] or list(LOOPS)
     do_loops = not args.first_access_only
@@ -218,11 +217,11 @@ def main():
             r = {c: table["fa:" + kind][c] / FA_COUNT for c in CONFIGS}
             lines.append(f"{kind:14} {r['vanilla']:>10.0f} {r['fork']:>10.0f} {r['fork-L']:>10.0f} "
                          f"{r['fork-L'] - r['fork']:>+14.0f}")
-    if os.stat(args.lazy).st_mtime != lazy_mtime:
-        lines.append(f"WARNING: {args.lazy} was rebuilt during the run; the results mix two builds")
+    if os.stat(args.fork).st_mtime != fork_mtime:
+        lines.append(f"WARNING: {args.fork} was rebuilt during the run; the results mix two builds")
     text = "\n".join(lines)
     print(text)
-    write_report(args.out, "micro" if do_loops else "first-access", f"fork {rev}\n{text}",
+    lazytools.write_report(args.out, "micro" if do_loops else "first-access", f"fork {rev}\n{text}",
                  {"fork_version": rev, "unroll": UNROLL, "scale": args.scale,
                   "empty_region": empty, "counts": table})
 

@@ -1,6 +1,6 @@
 """Where one bench-micro loop spends its instructions, function by function.
 
-    bench_micro_explain.py --vanilla PY --lazy PY LOOP [-L] [--scale S] [--top N]
+    bench_micro_explain.py [--vanilla PY] [--fork PY] LOOP [-L] [--scale S] [--top N]
 
 Runs the loop LOOP of bench_micro.LOOPS once under callgrind with each interpreter (the fork
 with -L when asked) and prints the self cost of the functions whose count differs most,
@@ -14,11 +14,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_micro  # noqa: E402
+import bench_micro
+import lazytools
 
 ROW = re.compile(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S.*?):(\S+)(?:\s|$)")
 
@@ -27,7 +26,7 @@ def self_costs(py, flags, spec_path, so, outdir, name):
     out = os.path.join(outdir, "cg.out")
     subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
                     py, *flags, bench_micro.DRIVER, so, spec_path],
-                   env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, check=True)
+                   env=lazytools.clean_env(PYTHONHASHSEED="0"), capture_output=True, check=True)
     for fn in os.listdir(outdir):
         path = os.path.join(outdir, fn)
         with open(path) as f:
@@ -48,8 +47,8 @@ def self_costs(py, flags, spec_path, so, outdir, name):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--vanilla", required=True)
-    ap.add_argument("--lazy", required=True)
+    ap.add_argument("--vanilla", default=lazytools.VANILLA_PYTHON)
+    ap.add_argument("--fork", default=lazytools.FORK_PYTHON)
     ap.add_argument("loop", choices=sorted(bench_micro.LOOPS))
     ap.add_argument("-L", action="store_true", help="run the fork with -L")
     ap.add_argument("--scale", type=float, default=0.3)
@@ -67,7 +66,7 @@ def main():
                         "body": body, "unroll": bench_micro.UNROLL}], f)
         res = {}
         for cfg, py, flags in (("vanilla", args.vanilla, []),
-                               ("fork", args.lazy, ["-L"] if args.L else [])):
+                               ("fork", args.fork, ["-L"] if args.L else [])):
             os.mkdir(os.path.join(tmp, cfg))
             res[cfg] = self_costs(py, flags, spec_path, so, os.path.join(tmp, cfg), args.loop)
     stmts = n * bench_micro.UNROLL

@@ -1,6 +1,6 @@
 """pyperformance benchmarks counted in instructions: vanilla vs fork vs fork with lazy imports.
 
-    bench_pyperformance_ir.py --vanilla PY --lazy PY --venvs DIR [--benchmarks a,b,c]
+    bench_pyperformance_ir.py [--vanilla PY] [--fork PY] --venvs DIR [--benchmarks a,b,c]
                               [--out build/bench] [-j 2]
 
 On a shared machine pyperformance's wall-clock figures vary by 10-20% per benchmark, far
@@ -23,9 +23,9 @@ import sys
 import tempfile
 import tomllib
 
-from bench_report import geomean, write_report
+import lazytools
 
-CONFIGS = ("vanilla", "fork", "fork-L")
+CONFIGS = lazytools.CONFIGS
 DEFAULT = ("python_startup,python_startup_no_site,2to3,argparse,chaos,deltablue,float,"
            "json_dumps,json_loads,logging,nbody,regex_v8,richards,deepcopy,pathlib,"
            "typing_runtime_protocols")
@@ -70,8 +70,7 @@ def count(python, script, opts, tmp, tag):
     cmd = ["valgrind", "-q", "--tool=callgrind", "--trace-children=yes",
            "--callgrind-out-file=" + os.path.join(outdir, "cg.%p"),
            python, script, "--debug-single-value", *opts]
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = lazytools.clean_env(PYTHONHASHSEED="0")
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=outdir)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-3000:]}")
@@ -89,8 +88,8 @@ def count(python, script, opts, tmp, tag):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--vanilla", required=True)
-    ap.add_argument("--lazy", required=True)
+    ap.add_argument("--vanilla", default=lazytools.VANILLA_PYTHON)
+    ap.add_argument("--fork", default=lazytools.FORK_PYTHON)
     ap.add_argument("--venvs", required=True, help="build/bench/pyperformance")
     ap.add_argument("--benchmarks", default=DEFAULT)
     ap.add_argument("--out", default="build/bench")
@@ -98,7 +97,7 @@ def main():
     args = ap.parse_args()
     host = os.path.join(os.path.dirname(os.path.abspath(args.venvs)), "pyperformance-host",
                         "bin")
-    interpreters = {"vanilla": args.vanilla, "fork": args.lazy, "fork-L": args.lazy}
+    interpreters = {"vanilla": args.vanilla, "fork": args.fork, "fork-L": args.fork}
     pythons = {c: venv_python(args.venvs, c, os.path.abspath(interpreters[c]),
                               os.path.join(host, "pyperformance")) for c in CONFIGS}
     names = [n for n in args.benchmarks.split(",") if n]
@@ -121,12 +120,12 @@ def main():
         r = results[n]
         lines.append(f"{n:26} {r['vanilla']:>14,} {(r['fork'] / r['vanilla'] - 1) * 100:>+12.2f}% "
                      f"{(r['fork-L'] / r['vanilla'] - 1) * 100:>+14.2f}%")
-    gm = {c: (geomean(results[n][c] / results[n]["vanilla"] for n in names) - 1) * 100
+    gm = {c: (lazytools.geomean(results[n][c] / results[n]["vanilla"] for n in names) - 1) * 100
           for c in ("fork", "fork-L")}
     lines.append(f"{'geometric mean':26} {'':>14} {gm['fork']:>+12.2f}% {gm['fork-L']:>+14.2f}%")
     text = "\n".join(lines)
     print(text)
-    write_report(args.out, "pyperformance-ir", text,
+    lazytools.write_report(args.out, "pyperformance-ir", text,
                  {"pythons": pythons, "counts": results, "geomean_percent": gm})
 
 

@@ -1,7 +1,7 @@
-"""Start-up benchmark: real command-line tools from PyPI, eager vs -L.
+"""Start-up benchmark: real command-line tools from PyPI, fork vs fork -L.
 
-    bench_startup.py --vanilla-venv DIR --lazy-venv DIR [--reps 15] [--out build/bench]
-    bench_startup.py --lazy-venv DIR --explain TOOL   # what -L still imports, and why
+    bench_startup.py --vanilla-venv DIR --fork-venv DIR [--reps 15] [--out build/bench]
+    bench_startup.py --fork-venv DIR --explain TOOL   # what -L still imports, and why
 
 Configurations, run interleaved (A B C, then B C A, ... so that drift hits all alike):
   vanilla   DIR/bin/python TOOL ARGS     in the venv of build/vanilla/python
@@ -22,11 +22,9 @@ import subprocess
 import tempfile
 import time
 
-from bench_report import geomean, write_report
+import lazytools
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SITECUSTOMIZE = os.path.join(ROOT, "bench", "startup", "sitecustomize.py")
+SITECUSTOMIZE = os.path.join(lazytools.ROOT, "bench", "startup", "sitecustomize.py")
 
 # name -> argv after the venv's python; "{bin}" is the venv's bin directory.
 TOOLS = {
@@ -45,7 +43,7 @@ TOOLS = {
     # nltk/__init__.py re-exports its subpackages through star imports
     "nltk --help": ["{bin}/nltk", "--help"],
 }
-CONFIGS = ("vanilla", "fork", "fork-L")
+CONFIGS = lazytools.CONFIGS
 
 
 def site_packages(venv):
@@ -102,25 +100,22 @@ def normalize(out, venv):
 
 
 def interp_version(venv):
-    return subprocess.run([os.path.join(venv, "bin", "python"), "-c",
-                           "import sys; print(sys.version.split()[1].strip(\"(),\"))"],
-                          capture_output=True, text=True).stdout.strip()
+    return lazytools.build_identifier(os.path.join(venv, "bin", "python"))
 
 
 def bench(args):
-    venvs = {"vanilla": args.vanilla_venv, "fork": args.lazy_venv, "fork-L": args.lazy_venv}
-    flags = {"vanilla": [], "fork": [], "fork-L": ["-L"]}
+    venvs = {"vanilla": args.vanilla_venv, "fork": args.fork_venv, "fork-L": args.fork_venv}
+    flags = lazytools.FLAGS
     for v in set(venvs.values()):
         install_hook(v)
     tools = [t for t in TOOLS if not args.only or t in args.only.split(",")]
     cwd = tempfile.mkdtemp(prefix="bench-startup-cwd-")
-    env = dict(os.environ, PYTHONHASHSEED="0", PIP_DISABLE_PIP_VERSION_CHECK="1",
-               NO_COLOR="1", TERM="dumb", COLUMNS="100")
-    env.pop("PYTHONPATH", None)
+    env = lazytools.clean_env(PYTHONHASHSEED="0", PIP_DISABLE_PIP_VERSION_CHECK="1",
+                              NO_COLOR="1", TERM="dumb", COLUMNS="100")
     runs = {t: {c: [] for c in CONFIGS} for t in tools}
     ref = {t: {} for t in tools}  # first output per config
     differs = {t: {} for t in tools}
-    rev = interp_version(args.lazy_venv)
+    rev = interp_version(args.fork_venv)
     # one warm-up round (page cache, .pyc files)
     for t in tools:
         for c in CONFIGS:
@@ -140,7 +135,7 @@ def bench(args):
                     differs[t][c] = "output varies between repetitions"
         print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
 
-    if interp_version(args.lazy_venv) != rev:
+    if interp_version(args.fork_venv) != rev:
         print("WARNING: the fork was rebuilt during the run; the results mix two builds")
     rows = []
     for t in tools:
@@ -164,9 +159,12 @@ def bench(args):
 
 
 def report(rows, args):
-    hdr = (f"{'command':24} {'wall ms':>8} {'fork':>7} {'-L':>7} {'-L/eager':>8}  "
-           f"{'RSS MB':>6} {'fork':>6} {'-L':>6} {'-L/eager':>8}  {'modules':>7} {'-L':>5}  same")
-    lines = [hdr, "-" * len(hdr)]
+    groups = (f"{'':24} {'wall time, median (ms)':^33}  {'peak RSS, median (MB)':^32}  "
+              f"{'modules':^14}")
+    hdr = (f"{'command':24} {'vanilla':>8} {'fork':>7} {'fork-L':>7} {'-L/fork':>8}  "
+           f"{'vanilla':>7} {'fork':>7} {'fork-L':>7} {'-L/fork':>8}  {'fork':>7} {'fork-L':>6}  "
+           f"same")
+    lines = [groups, hdr, "-" * len(hdr)]
     wall_r, rss_r, fork_wall_r = [], [], []
     for row in rows:
         v, f, l = row["vanilla"], row["fork"], row["fork-L"]
@@ -176,43 +174,43 @@ def report(rows, args):
         if not row["identical_vanilla_fork"]:
             same += " (vanilla differs)"
         lines.append(f"{row['tool']:24} {v['wall_median'] * 1e3:8.1f} {f['wall_median'] * 1e3:7.1f} "
-                     f"{l['wall_median'] * 1e3:7.1f} {wr:8.2f}  {v['rss_kb'] / 1024:6.1f} "
-                     f"{f['rss_kb'] / 1024:6.1f} {l['rss_kb'] / 1024:6.1f} {rr:8.2f}  "
-                     f"{f['modules']:7.0f} {l['modules']:5.0f}  {same}")
+                     f"{l['wall_median'] * 1e3:7.1f} {wr:8.2f}  {v['rss_kb'] / 1024:7.1f} "
+                     f"{f['rss_kb'] / 1024:7.1f} {l['rss_kb'] / 1024:7.1f} {rr:8.2f}  "
+                     f"{f['modules']:7.0f} {l['modules']:6.0f}  {same}")
         if row["tool"].startswith("floor"):
             continue
         fork_wall_r.append(f["wall_median"] / v["wall_median"])
         if row["identical_fork_L"]:
             wall_r.append(wr)
             rss_r.append(rr)
-    gw, gr = geomean(wall_r), geomean(rss_r)
+    gw, gr = lazytools.geomean(wall_r), lazytools.geomean(rss_r)
     lines.append("")
     lines.append(f"geomean over the {len(wall_r)} tools whose output is unchanged (floor excluded):")
     lines.append(f"  wall  fork-L/fork {gw:.3f} ({(1 - gw) * 100:.1f}% lower; target >= 50%)")
     lines.append(f"  RSS   fork-L/fork {gr:.3f} ({(1 - gr) * 100:.1f}% lower; target >= 30%)")
-    lines.append(f"  wall  fork/vanilla {geomean(fork_wall_r):.3f} (eager, all tools)")
+    lines.append(f"  wall  fork/vanilla {lazytools.geomean(fork_wall_r):.3f} (all tools)")
     for row in rows:
         if not row["identical_fork_L"]:
-            lines.append(f"\noutput differs under -L: {row['tool']}")
+            lines.append(f"\noutput differs between fork and fork -L: {row['tool']}")
             for c, d in row["diff"].items():
                 lines.append(f"  [{c}] rc={d['rc']} stderr tail: {d['stderr'][-600:]!r}")
     text = "\n".join(lines)
     print(text)
-    write_report(args.out, "startup", text,
-                 {"fork_version": interp_version(args.lazy_venv), "reps": args.reps,
-                  "rows": rows, "geomean_wall_L_over_eager": gw,
-                  "geomean_rss_L_over_eager": gr})
+    lazytools.write_report(args.out, "startup", text,
+                           {"fork_version": interp_version(args.fork_venv), "reps": args.reps,
+                            "rows": rows, "geomean_wall_fork_L_over_fork": gw,
+                            "geomean_rss_fork_L_over_fork": gr})
 
 
 def explain(args):
     """Which modules does -L still import for TOOL, and which line forced each one."""
-    install_hook(args.lazy_venv)
+    install_hook(args.fork_venv)
     cwd = tempfile.mkdtemp(prefix="bench-startup-cwd-")
-    env = dict(os.environ, PYTHONHASHSEED="0", NO_COLOR="1", TERM="dumb", COLUMNS="100")
+    env = lazytools.clean_env(PYTHONHASHSEED="0", NO_COLOR="1", TERM="dumb", COLUMNS="100")
     argv = TOOLS[args.explain]
-    eager = run_once(args.lazy_venv, [], argv, cwd, env, trace=True)
-    lazy = run_once(args.lazy_venv, ["-L"], argv, cwd, env, trace=True)
-    print(f"{args.explain}: {eager['modules']} modules eager, {lazy['modules']} with -L")
+    eager = run_once(args.fork_venv, [], argv, cwd, env, trace=True)
+    lazy = run_once(args.fork_venv, ["-L"], argv, cwd, env, trace=True)
+    print(f"{args.explain}: {eager['modules']} modules by fork, {lazy['modules']} by fork -L")
     # classify each forced import by the text of the line that forced it
     import linecache
     kinds = {}
@@ -222,7 +220,7 @@ def explain(args):
         text = linecache.getline(fn, int(ln)).strip() if ln.isdigit() else ""
         kind = "import statement" if text.startswith(("import ", "from ")) else "use of a name"
         kinds[kind] = kinds.get(kind, 0) + 1
-        site = where.replace(site_packages(args.lazy_venv) + "/", "")
+        site = where.replace(site_packages(args.fork_venv) + "/", "")
         by_site.setdefault((site, text), []).append(name)
     print("forced by:", ", ".join(f"{k}: {v}" for k, v in kinds.items()))
     top = sorted(by_site.items(), key=lambda kv: -len(kv[1]))[: args.top]
@@ -233,14 +231,14 @@ def explain(args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vanilla-venv")
-    ap.add_argument("--lazy-venv", required=True)
+    ap.add_argument("--fork-venv", required=True)
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--out", default="build/bench")
     ap.add_argument("--only", default="")
     ap.add_argument("--explain", help="trace what -L imports for this command")
     ap.add_argument("--top", type=int, default=15)
     args = ap.parse_args()
-    args.lazy_venv = os.path.abspath(args.lazy_venv)
+    args.fork_venv = os.path.abspath(args.fork_venv)
     if args.vanilla_venv:
         args.vanilla_venv = os.path.abspath(args.vanilla_venv)
     if args.explain:

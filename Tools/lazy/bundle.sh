@@ -19,8 +19,7 @@
 # own files are listed in its .git/info/exclude, as src.sh (link.sh) and
 # debug-src.sh record them.
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/UPSTREAM"
+. "$(dirname "$0")/lib.sh"
 
 # generate TREE OUT: write the bundle of TREE to OUT.
 generate() {
@@ -75,9 +74,7 @@ EOF
 verify() {
     vtree=$1; bundle=$2
     work=$(mktemp -d)
-    sh "$top/Tools/lazy/fetch.sh" >/dev/null
-    mkdir "$work/pristine"
-    tar -xf "$top/build/$TARBALL" -C "$work/pristine" --strip-components=1
+    unpack_upstream "$work/pristine"
     ok=0
     if ! (cd "$work/pristine" && patch -p1 --force --no-backup-if-mismatch -i "$bundle") \
             >"$work/patch.log" 2>&1; then

@@ -6,11 +6,11 @@
 # here, so that nothing can work by falling back to it.
 #   check-dist.sh TARBALL
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 tarball=$(realpath "$1")
 [ -f "$tarball" ] || { echo "check-dist: $tarball does not exist (make dist)" >&2; exit 1; }
 name=$(basename "$tarball" .tar.xz)
-unset PYTHONPATH PYTHONHOME PYTHONDONTWRITEBYTECODE VIRTUAL_ENV
+clean_env
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lazy-check-dist.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -29,7 +29,7 @@ for dir in "$tmp/first" "$tmp/second/somewhere/else"; do
         exit 1
     fi
     echo "check-dist: unpacked in $dir"
-    "$root/bin/python3" -I "$here/smoke.py" "$root" --relocated "$configured" ||
+    "$root/bin/python3" -I "$tools/smoke.py" "$root" --relocated "$configured" ||
         status=1
 done
 echo "check-dist: $(basename "$tarball") ($(du -h "$tarball" | cut -f1)):" \

@@ -1,29 +1,29 @@
 """Compare a command line application run with eager and with lazy imports.
 
-Usage: demo.py --lazy PYTHON --vanilla PYTHON [--runs N] [--lazy-args ARGS]
+Usage: demo.py [--fork PYTHON] [--vanilla PYTHON] [--runs N]
 
 The application is logtool (bench/demo/logtool), which imports a broad
 part of the standard library at the top of its modules, as real tools
 do, while its ``summary`` command needs only a few of those modules.  The
 demo runs ``python -m logtool summary data/access.log`` in bench/demo:
 
-    eager    with the lazy interpreter, without -L
-    -L       with the lazy interpreter and -L (see --lazy-args)
-    vanilla  with the unpatched interpreter, for reference
+    fork     the patched interpreter (build/lazy/python), without -L
+    fork -L  the same with -L (see --fork-L-options)
+    vanilla  the unpatched interpreter (build/vanilla/python), for reference
 
 Each is run once to populate the .pyc caches, then --runs times, the
 three interleaved.  Every run goes through demo_probe.py, which makes the
 process report its own peak RSS and modules at exit.  The environment is
-the caller's without its PYTHON* variables.
+the caller's without the variables of clean-env.txt.
 
 All runs must succeed with the same output and exit status, otherwise
 the differences are shown and the exit status is 1.  The exit status is
-also 1 when the lazy interpreter rejects -L.  It is 0 otherwise, after
-printing a table of wall time, peak RSS and imported modules.
+also 1 when the fork rejects -L.  It is 0 otherwise, after printing a
+table of wall time, peak RSS and imported modules.
 
---lazy-args, left out of --help, replaces -L by other options, split as
-a shell would, so that the demo can be tried on an interpreter without
-lazy imports: --lazy-args=-B, for instance.
+--fork-L-options, left out of --help, replaces -L by other options, split
+as a shell would, so that the demo can be tried on an interpreter without
+lazy imports: --fork-L-options=-B, for instance.
 
 Runs under Python 3.11 or later, with the standard library only.
 """
@@ -42,15 +42,16 @@ import tempfile
 import textwrap
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-APP_DIR = ROOT / "bench" / "demo"
-PROBE = pathlib.Path(__file__).resolve().with_name("demo_probe.py")
+import lazytools
+
+APP_DIR = pathlib.Path(lazytools.ROOT, "bench", "demo")
+PROBE = pathlib.Path(lazytools.TOOLS, "demo_probe.py")
 APP = ["-m", "logtool", "summary", "data/access.log"]
 
-EAGER, LAZY, VANILLA = "eager", "lazy", "vanilla"
+FORK, FORK_L, VANILLA = "fork", "fork-L", "vanilla"
 
-LAZY_HINT = ("The lazy interpreter must support lazy imports for this demo: "
-             "build it with 'make build'.")
+FORK_L_HINT = ("The fork must support lazy imports for this demo: "
+               "build it with 'make build'.")
 
 LABEL_WIDTH = 24
 COLUMN_WIDTH = 9
@@ -73,12 +74,6 @@ class Run:
 
 class DemoError(Exception):
     """A problem that stops the demo, with the message to show."""
-
-
-def clean_environment():
-    """Return the environment of the runs: ours without PYTHON* variables."""
-    return {name: value for name, value in os.environ.items()
-            if not name.startswith("PYTHON")}
 
 
 def check_interpreter(command, env, hint=""):
@@ -185,30 +180,30 @@ def format_table(runs_by_mode, labels, count):
                     for mode, runs in runs_by_mode.items()}
     mebibytes = {mode: [run.vmhwm_kb / 1024 for run in runs]
                  for mode, runs in runs_by_mode.items()}
-    eager_modules = runs_by_mode[EAGER][0].modules
-    lazy_modules = runs_by_mode[LAZY][0].modules
+    eager_modules = runs_by_mode[FORK][0].modules
+    lazy_modules = runs_by_mode[FORK_L][0].modules
     header = "".join(f"{label:>{COLUMN_WIDTH}}"
-                     for label in (labels[EAGER], labels[LAZY], "ratio"))
+                     for label in (labels[FORK], labels[FORK_L], "ratio"))
     lines = [
         f"lazy-cpython demo: logtool {APP[2]} "
         f"({count} run{'s' if count > 1 else ''} each, interleaved)",
         " " * LABEL_WIDTH + header,
         row("wall time, median (ms)",
-            statistics.median(milliseconds[EAGER]),
-            statistics.median(milliseconds[LAZY])),
+            statistics.median(milliseconds[FORK]),
+            statistics.median(milliseconds[FORK_L])),
         row("wall time, min (ms)",
-            min(milliseconds[EAGER]), min(milliseconds[LAZY])),
+            min(milliseconds[FORK]), min(milliseconds[FORK_L])),
         row("peak RSS, median (MiB)",
-            statistics.median(mebibytes[EAGER]),
-            statistics.median(mebibytes[LAZY])),
+            statistics.median(mebibytes[FORK]),
+            statistics.median(mebibytes[FORK_L])),
         row("modules imported", len(eager_modules), len(lazy_modules),
             spec="d"),
-        row("vanilla eager (ms)", statistics.median(milliseconds[VANILLA])),
+        row("vanilla, median (ms)", statistics.median(milliseconds[VANILLA])),
         f"{'output':{LABEL_WIDTH}}{'identical':>{COLUMN_WIDTH}}",
         wrap_list("deferred and never needed", eager_modules - lazy_modules),
     ]
     if lazy_modules - eager_modules:
-        lines.append(wrap_list(f"imported only with {labels[LAZY]}",
+        lines.append(wrap_list(f"imported only by {labels[FORK_L]}",
                                lazy_modules - eager_modules))
     return lines
 
@@ -218,13 +213,16 @@ def parse_args():
     parser = argparse.ArgumentParser(
         description="Compare the demo application run eagerly and with "
                     "lazy imports.")
-    parser.add_argument("--lazy", required=True, metavar="PYTHON",
-                        help="interpreter with lazy import support")
-    parser.add_argument("--vanilla", required=True, metavar="PYTHON",
-                        help="unpatched interpreter, for reference")
+    parser.add_argument("--fork", default=lazytools.FORK_PYTHON,
+                        metavar="PYTHON",
+                        help="the patched interpreter (default: %(default)s)")
+    parser.add_argument("--vanilla", default=lazytools.VANILLA_PYTHON,
+                        metavar="PYTHON",
+                        help="the unpatched interpreter, for reference "
+                             "(default: %(default)s)")
     parser.add_argument("--runs", type=int, default=7, metavar="N",
                         help="timed runs per mode (default: %(default)s)")
-    parser.add_argument("--lazy-args", default="-L", type=shlex.split,
+    parser.add_argument("--fork-L-options", default="-L", type=shlex.split,
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.runs < 1:
@@ -235,19 +233,19 @@ def parse_args():
 def main():
     """Run the demo; return the exit status."""
     args = parse_args()
-    lazy = os.path.abspath(args.lazy)
+    fork = os.path.abspath(args.fork)
     commands = {
-        EAGER: [lazy],
-        LAZY: [lazy, *args.lazy_args],
+        FORK: [fork],
+        FORK_L: [fork, *args.fork_L_options],
         VANILLA: [os.path.abspath(args.vanilla)],
     }
-    labels = {EAGER: "eager", LAZY: shlex.join(args.lazy_args),
+    labels = {FORK: "fork", FORK_L: shlex.join(["fork", *args.fork_L_options]),
               VANILLA: "vanilla"}
-    env = clean_environment()
+    env = lazytools.clean_env()
     runs_by_mode = {mode: [] for mode in commands}
     try:
         for mode, command in commands.items():
-            hint = LAZY_HINT if mode == LAZY else ""
+            hint = FORK_L_HINT if mode == FORK_L else ""
             check_interpreter(command, env, hint)
         with tempfile.TemporaryDirectory(prefix="lazy-demo-") as tmp:
             report = pathlib.Path(tmp, "report.json")

@@ -11,7 +11,7 @@
 # Used by make install, make dist (staging) and make test (into the build's
 # own prefix).  The log is OBJDIR/install.log.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 obj=$(realpath "$1")
 destdir=${2:+$(realpath -m "$2")}
 
@@ -21,14 +21,13 @@ prefix=$(sed -n 's/^prefix=[[:space:]]*//p' "$obj/Makefile")
 version=$(sed -n 's/^VERSION=[[:space:]]*//p' "$obj/Makefile")
 
 # The environment of this machine or of the caller must not leak into the
-# compiled files or into ensurepip.
-unset PYTHONPATH PYTHONHOME PYTHONDONTWRITEBYTECODE PYTHONUSERBASE PIP_PREFIX \
-    PIP_TARGET PIP_USER PIP_REQUIRE_VIRTUALENV
+# compiled files or into ensurepip (clean-env.txt).
+clean_env
 
 nl='
 '
 IFS=$nl
-set -- $(sh "$here/revision.sh" make-args)
+set -- $(sh "$tools/revision.sh" make-args)
 unset IFS
 
 echo "install: make install in $obj -> $destdir$prefix"
@@ -41,5 +40,5 @@ py=$root/bin/python$version
 [ -x "$py" ] || { echo "install: $py is missing after make install" >&2; exit 1; }
 # build.sh compiles through ccache; the compiler commands sysconfig records
 # for building extensions must not need it (relocate.py).
-"$py" -I -B "$here/relocate.py" --compilers-only "$root" "$prefix"
+"$py" -I -B "$tools/relocate.py" --compilers-only "$root" "$prefix"
 echo "install: $root: $("$py" -VV | head -1), $(du -sh "$root" | cut -f1)"

@@ -39,6 +39,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WHEELS = os.path.join(HERE, os.pardir, os.pardir, "tests", "wheels",
                       "requirements.txt")
 
+# -I leaves this directory out of sys.path; lazytools is plain stdlib code.
+sys.path.insert(0, HERE)
+import lazytools  # noqa: E402
+
 failures = []
 
 
@@ -51,11 +55,7 @@ def check(what, ok, detail=""):
 
 
 def run(cmd, **kwargs):
-    env = dict(os.environ)
-    for name in ("PYTHONPATH", "PYTHONHOME", "PYTHON_LAZY_IMPORTS",
-                 "PIP_REQUIRE_VIRTUALENV", "VIRTUAL_ENV"):
-        env.pop(name, None)
-    env.update(kwargs.pop("env", {}))
+    env = lazytools.clean_env(**kwargs.pop("env", {}))
     return subprocess.run(cmd, capture_output=True, text=True, env=env,
                           **kwargs)
 

@@ -1,4 +1,4 @@
-"""Run third-party test suites eagerly and with -L; compare per test.
+"""Run third-party test suites on the fork and on fork -L; compare per test.
 
     thirdparty.py [--python PY] [--libraries FILE] [--workdir DIR]
                   [--report FILE] [--jobs N] [--timeout SECONDS]
@@ -16,15 +16,15 @@ given), in WORKDIR/NAME/ (default build/thirdparty/):
    is always installed from the cache with ``pip install --no-index``, so
    that a second run needs no network (--offline: never download);
 3. the suite, run from a fresh copy of the unpacked sdist as
-   ``VENV/bin/python -m pytest ARGS --junitxml=eager.xml`` and then
-   ``VENV/bin/python -L -m pytest ARGS --junitxml=lazy.xml``, in the same
-   environment (this one, less PYTHONPATH, PYTHONHOME, PYTHONSTARTUP,
-   PYTEST_ADDOPTS and PYTEST_PLUGINS).
+   ``VENV/bin/python -m pytest ARGS --junitxml=fork.xml`` (fork) and then
+   ``VENV/bin/python -L -m pytest ARGS --junitxml=fork-L.xml`` (fork -L),
+   in the same environment (this one, less the variables of
+   clean-env.txt).
 
 The junit files are read into {test id: outcome}.  A table of the counts
 and the differing test ids, with the start of each -L failure, is printed
 and written to --report (default build/reports/thirdparty.md).  The exit
-status is 1 when a test id's outcome differs between the two modes or a
+status is 1 when a test id's outcome differs between the two runs or a
 suite could not be run, 0 otherwise.
 """
 
@@ -45,18 +45,15 @@ import xml.etree.ElementTree as ET
 import zipfile
 from dataclasses import dataclass, field
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+import lazytools
 
-# Variables that would change which code the suites run; everything else
-# (PYTHONUNBUFFERED, PYTHONDONTWRITEBYTECODE, ...) is kept as it is, the
-# same for both modes.
-DROPPED_ENV = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
-               "PYTEST_ADDOPTS", "PYTEST_PLUGINS")
+ROOT = lazytools.ROOT
 
 # Outcomes, from best to worst; a test reported twice keeps the worst.
 RANK = {"passed": 0, "skipped": 1, "xfailed": 2, "failed": 3, "error": 4}
-MODES = (("eager", []), ("lazy", ["-L"]))
+# The two runs of each suite: configuration -> interpreter options.
+MODES = {config: list(lazytools.FLAGS[config]) for config in ("fork", "fork-L")}
+LABELS = lazytools.LABELS
 MAX_LISTED = 30   # differing test ids listed per library
 
 
@@ -93,10 +90,10 @@ class Result:
     notes: list = field(default_factory=list)
 
     def differing(self):
-        eager = self.runs["eager"].outcomes
-        lazy = self.runs["lazy"].outcomes
-        return sorted(tid for tid in eager.keys() | lazy.keys()
-                      if eager.get(tid, "missing") != lazy.get(tid, "missing"))
+        fork = self.runs["fork"].outcomes
+        fork_l = self.runs["fork-L"].outcomes
+        return sorted(tid for tid in fork.keys() | fork_l.keys()
+                      if fork.get(tid, "missing") != fork_l.get(tid, "missing"))
 
 
 def canonical(name):
@@ -143,13 +140,6 @@ def write_eager_pth(venv, packages):
             os.remove(path)
 
 
-def child_env():
-    env = dict(os.environ)
-    for name in DROPPED_ENV:
-        env.pop(name, None)
-    return env
-
-
 class Runner:
     def __init__(self, python, workdir, timeout, offline):
         self.python = os.path.abspath(python)
@@ -157,7 +147,7 @@ class Runner:
         self.cache = os.path.join(self.workdir, "cache")
         self.timeout = timeout
         self.offline = offline
-        self.env = child_env()
+        self.env = lazytools.clean_env()
 
     # -- helpers ----------------------------------------------------------
 
@@ -346,16 +336,16 @@ class Runner:
         if extra:
             result.notes.append("installed but not pinned: "
                                 + ", ".join(extra))
-        for mode, flags in MODES:
+        for mode, flags in MODES.items():
             run = self.run_suite(lib, vpython, sdist, base, mode, flags)
             result.runs[mode] = run
             problem = f"; {run.problem}" if run.problem else ""
-            print(f"thirdparty: {lib.name} {mode}: "
+            print(f"thirdparty: {lib.name} {LABELS[mode]}: "
                   f"{run.count('passed')} passed, "
                   f"{run.count('failed', 'error')} failed, "
                   f"{run.count('skipped', 'xfailed')} skipped "
                   f"({run.seconds:.0f} s){problem}", flush=True)
-        problems = [f"{mode}: {run.problem}"
+        problems = [f"{LABELS[mode]}: {run.problem}"
                     for mode, run in result.runs.items() if run.problem]
         result.problem = "; ".join(problems)
         return result
@@ -417,26 +407,26 @@ def counts(run):
 
 
 def report(results, python, elapsed):
-    header = ["library", "version", "tests", "eager passed",
-              "eager failed", "eager skipped", "-L passed", "-L failed",
-              "-L skipped", "differing", "time eager/-L"]
+    header = ["library", "version", "tests", "fork passed",
+              "fork failed", "fork skipped", "fork -L passed",
+              "fork -L failed", "fork -L skipped", "differing",
+              "time fork/fork -L"]
     rows = []
     for r in results:
-        eager, lazy = r.runs.get("eager"), r.runs.get("lazy")
-        if eager and lazy:
-            ids = eager.outcomes.keys() | lazy.outcomes.keys()
+        fork, fork_l = r.runs.get("fork"), r.runs.get("fork-L")
+        if fork and fork_l:
+            ids = fork.outcomes.keys() | fork_l.outcomes.keys()
             differing = str(len(r.differing()))
-            seconds = f"{eager.seconds:.0f}/{lazy.seconds:.0f} s"
+            seconds = f"{fork.seconds:.0f}/{fork_l.seconds:.0f} s"
         else:
             ids, differing, seconds = (), "-", "-"
         if crashed(r):
             differing = "all: " + " and ".join(
-                "-L" if m == "lazy" else m for m in crashed(r)) + \
-                " did not run"
+                LABELS[m] for m in crashed(r)) + " did not run"
         elif r.problem:
             differing += " (problem)"
         rows.append([r.library.name, r.library.version, str(len(ids)),
-                     *counts(eager), *counts(lazy), differing, seconds])
+                     *counts(fork), *counts(fork_l), differing, seconds])
     widths = [max(len(row[i]) for row in rows + [header])
               for i in range(len(header))]
 
@@ -444,7 +434,7 @@ def report(results, python, elapsed):
         return "| " + " | ".join(c.ljust(w) for c, w in
                                  zip(cells, widths)) + " |"
 
-    out = ["# Third-party test suites, eager vs -L", "",
+    out = ["# Third-party test suites, fork vs fork -L", "",
            f"Interpreter: `{python}`; each suite ran as "
            "`VENV/bin/python -m pytest` and `VENV/bin/python -L -m pytest` "
            "(Tools/lazy/thirdparty.py, pins in "
@@ -453,7 +443,7 @@ def report(results, python, elapsed):
            line(header), line(["-" * w for w in widths])]
     out += [line(row) for row in rows]
     compared = [r for r in results
-                if "eager" in r.runs and "lazy" in r.runs and not crashed(r)]
+                if "fork" in r.runs and "fork-L" in r.runs and not crashed(r)]
     total_diff = sum(len(r.differing()) for r in compared)
     libs_diff = sum(1 for r in compared if r.differing())
     bad = [r for r in results if r.problem]
@@ -466,17 +456,17 @@ def report(results, python, elapsed):
             details.append(f"Problem: {r.problem}.")
             for mode, run in r.runs.items():
                 if run.problem and run.log:
-                    details.append(f"Last lines of the {mode} log "
+                    details.append(f"Last lines of the {LABELS[mode]} log "
                                    f"(`{run.log}`):")
                     details.append("```")
                     details += tail(run.log, 15)
                     details.append("```")
-        if "eager" in r.runs and "lazy" in r.runs:
-            eager, lazy = r.runs["eager"], r.runs["lazy"]
+        if "fork" in r.runs and "fork-L" in r.runs:
+            fork, fork_l = r.runs["fork"], r.runs["fork-L"]
             differing = r.differing()
             if crashed(r):
                 details.append(f"{len(differing)} test ids differ: the "
-                               f"{' and '.join(crashed(r))} run did not "
+                               f"{' and '.join(LABELS[m] for m in crashed(r))} run did not "
                                "get to run the tests (see its log above).")
                 differing = []
             elif len(differing) > MAX_LISTED:
@@ -484,20 +474,20 @@ def report(results, python, elapsed):
                                f"first {MAX_LISTED}:")
                 differing = differing[:MAX_LISTED]
             for tid in differing:
-                e, lz = eager.outcomes.get(tid, "missing"), \
-                    lazy.outcomes.get(tid, "missing")
-                details.append(f"- `{tid}`: eager {e}, -L {lz}")
-                message = lazy.messages.get(tid) or eager.messages.get(tid)
+                e, lz = fork.outcomes.get(tid, "missing"), \
+                    fork_l.outcomes.get(tid, "missing")
+                details.append(f"- `{tid}`: fork {e}, fork -L {lz}")
+                message = fork_l.messages.get(tid) or fork.messages.get(tid)
                 if message and (RANK.get(lz, 0) >= RANK["failed"]
                                 or RANK.get(e, 0) >= RANK["failed"]):
-                    which = "-L" if tid in lazy.messages else "eager"
+                    which = "fork -L" if tid in fork_l.messages else "fork"
                     details.append(f"  ({which} failure)")
                     details += ["      " + x for x in first_lines(message)]
-            both = sorted(tid for tid, o in eager.outcomes.items()
+            both = sorted(tid for tid, o in fork.outcomes.items()
                           if RANK[o] >= RANK["failed"]
-                          and lazy.outcomes.get(tid) == o)
+                          and fork_l.outcomes.get(tid) == o)
             if both:
-                details.append(f"Failing identically in both modes "
+                details.append(f"Failing identically in both runs "
                                f"({len(both)}): "
                                + ", ".join(f"`{t}`" for t in both[:20])
                                + (" ..." if len(both) > 20 else ""))
@@ -508,7 +498,7 @@ def report(results, python, elapsed):
                         for package, reason in r.library.eager]
         if r.library.deselect:
             details.append("Deselected (they fail the same way in both "
-                           "modes, for reasons of this machine):")
+                           "runs, for reasons of this machine):")
             details += [f"- `{tid}`: {reason}"
                         for tid, reason in r.library.deselect]
         details += r.notes
@@ -537,7 +527,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0])
     parser.add_argument("--python",
-                        default=os.path.join(ROOT, "build", "lazy", "python"))
+                        default=lazytools.FORK_PYTHON)
     parser.add_argument("--libraries", default=os.path.join(
         ROOT, "bench", "thirdparty", "libraries.toml"))
     parser.add_argument("--workdir",
@@ -575,7 +565,7 @@ def main(argv=None):
     print(text, end="")
     print(f"thirdparty: report written to {args.report}")
     failed = any(r.problem or r.differing() for r in results
-                 if r.runs.get("eager") and r.runs.get("lazy")) or any(
+                 if r.runs.get("fork") and r.runs.get("fork-L")) or any(
         r.problem for r in results)
     return 1 if failed else 0
 

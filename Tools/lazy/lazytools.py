@@ -1,0 +1,83 @@
+"""What the Python drivers of Tools/lazy share.
+
+The drivers (demo.py, regrtest_report.py, thirdparty.py, bench_*.py) run
+from the repository's checkout with any Python 3.11 or later and import
+this module from their own directory.  It holds
+
+* the three configurations every driver compares, named alike everywhere:
+  ``vanilla`` (unpatched CPython 3.13.5), ``fork`` (the patched interpreter
+  without -L) and ``fork -L`` (the patched interpreter with -L); file
+  names, JSON keys and option values write the last one ``fork-L``;
+* where the interpreters are: build/vanilla/python and build/lazy/python
+  (the fork's build directory is build/lazy);
+* the environment the runs get: the caller's without the variables of
+  clean-env.txt, which lib.sh's clean_env removes for the shell drivers;
+* the benchmark reports: a geometric mean, and OUT/BASE.txt + .json.
+"""
+
+import json
+import math
+import os
+import subprocess
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(TOOLS))
+BUILD = os.path.join(ROOT, "build")
+
+CONFIGS = ("vanilla", "fork", "fork-L")
+LABELS = {"vanilla": "vanilla", "fork": "fork", "fork-L": "fork -L"}
+FLAGS = {"vanilla": (), "fork": (), "fork-L": ("-L",)}
+
+VANILLA_PYTHON = os.path.join(BUILD, "vanilla", "python")
+FORK_PYTHON = os.path.join(BUILD, "lazy", "python")
+
+
+def command(config, vanilla=VANILLA_PYTHON, fork=FORK_PYTHON):
+    """The command line that runs Python in *config*: [python, *flags]."""
+    python = vanilla if config == "vanilla" else fork
+    return [os.path.abspath(python), *FLAGS[config]]
+
+
+def _clean_env_names():
+    names = []
+    with open(os.path.join(TOOLS, "clean-env.txt"), encoding="utf-8") as f:
+        for line in f:
+            names += line.partition("#")[0].split()
+    return tuple(names)
+
+
+CLEAN_ENV = _clean_env_names()
+
+
+def clean_env(base=None, **extra):
+    """A copy of *base* (os.environ) without CLEAN_ENV, updated with *extra*."""
+    env = dict(os.environ if base is None else base)
+    for name in CLEAN_ENV:
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def build_identifier(python):
+    """The build named in sys.version of *python*: lazy-cpython:<revision>
+    for a build of the fork, CPython's own string for vanilla."""
+    code = "import sys; print(sys.version.split()[1].strip('(),'))"
+    return subprocess.run([python, "-c", code], env=clean_env(),
+                          capture_output=True, text=True).stdout.strip()
+
+
+def geomean(xs):
+    xs = list(xs)
+    if not xs:
+        return float("nan")
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def write_report(out, base, text, data):
+    """Write OUT/BASE.txt (the table printed) and OUT/BASE.json (the data)."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, base + ".txt"), "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+    with open(os.path.join(out, base + ".json"), "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+    print(f"results: {out}/{base}.txt, {base}.json")
