@@ -1,25 +1,30 @@
 #!/bin/sh
 # Run CPython's stdlib test suite (regrtest) for one configuration and keep
-# its output under build/reports/ for Tools/lazy/regrtest_report.py.
-#   regrtest.sh NAME PYTHON [-L] [TEST...]
-# NAME is vanilla, fork or lazy.  Without TEST the whole suite runs and the
-# output goes to regrtest-NAME.log (+ .xml, junit); with TESTs only those run
-# and the output goes to regrtest-NAME.subset-TIMESTAMP.log, which the report
-# lays over the full run (newer result wins).
+# its results under build/reports/ for Tools/lazy/regrtest_report.py.
+#   regrtest.sh CONFIG PYTHON [TEST...]
+# CONFIG is vanilla, fork or fork-L (PYTHON runs with -L, and so do the
+# worker processes regrtest starts).  Without TEST the whole suite runs into
+# BASE = regrtest-CONFIG; with TESTs only those run, into
+# BASE = regrtest-CONFIG.subset-TIMESTAMP, which the report lays over the
+# full run (newer result wins).  Each run leaves
+#   BASE.tests  the test modules selected (regrtest --list-tests)
+#   BASE.xml    the result of every test case (regrtest --junit-xml)
+#   BASE.log    regrtest's output, after a header naming the run
 # Extra regrtest options: REGRTEST_OPTS (default: --timeout 900 -j$(nproc)).
-# REGRTEST_REPORTS: the directory of the logs (default: build/reports).
+# REGRTEST_REPORTS: the directory of the results (default: build/reports).
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$top"
+[ $# -ge 2 ] || die "usage: regrtest.sh vanilla|fork|fork-L PYTHON [TEST...]"
 name=$1 py=$(realpath "$2"); shift 2
-flags=
-if [ "${1:-}" = "-L" ]; then flags=-L; shift; fi
+case $name in
+    vanilla|fork) flags= ;;
+    fork-L) flags=-L ;;
+    *) die "unknown configuration '$name' (vanilla, fork or fork-L)" ;;
+esac
 reports=${REGRTEST_REPORTS:-build/reports}
 mkdir -p "$reports"
-# These variables change what some stdlib tests expect (they fail on an
-# unpatched interpreter too); regrtest runs without them.
-unset PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONPATH PYTHONHOME \
-    PYTHONSTARTUP PYTHONWARNINGS PYTHONDEVMODE PYTHONSAFEPATH
+clean_env
 opts=${REGRTEST_OPTS:---timeout 900 -j$(nproc)}
 
 if [ $# -eq 0 ]; then
@@ -28,6 +33,11 @@ else
     base=$reports/regrtest-$name.subset-$(date -u +%Y%m%dT%H%M%S)
 fi
 log=$base.log
+xml=$(realpath -m "$base.xml")
+rm -f "$xml"
+# shellcheck disable=SC2086
+"$py" $flags -m test --list-tests $opts "$@" >"$base.tests" </dev/null ||
+    die "$py $flags -m test --list-tests failed"
 
 # With -L, the worker processes regrtest spawns must run lazily too
 # (subprocess._args_from_interpreter_flags passes -L on): check it in a
@@ -48,10 +58,10 @@ EOF
         >"$tmp/out" 2>&1 </dev/null
     if ! grep -q 'lazy_imports=True is_lazy_imports_enabled=True' "$tmp/out"; then
         cat "$tmp/out" >&2
-        echo "regrtest: the regrtest worker processes do not run with lazy imports" >&2
-        rm -rf "$tmp"; exit 1
+        rm -rf "$tmp"
+        die "the regrtest worker processes do not run with lazy imports"
     fi
-    grep -o 'worker: .*' "$tmp/out" | sed 's/^/regrtest: -j1 /'
+    grep -o 'worker: .*' "$tmp/out" | sed "s/^/$prog: -j1 /"
     rm -rf "$tmp"
 fi
 
@@ -60,9 +70,9 @@ fi
     echo "# python: $py $flags"
     echo "# python-mtime: $(date -u -r "$py" +%Y-%m-%dT%H:%M:%SZ)"
     echo "# started: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "# command: $py $flags -m test $opts --rerun --slowest --junit-xml $base.xml $*"
+    echo "# command: $py $flags -m test $opts --rerun --slowest --junit-xml $xml $*"
 } >"$log"
-echo "regrtest: $name: $py $flags -m test $opts --rerun $* > $log"
+say "$name: $py $flags -m test $opts --rerun $* > $log"
 # --rerun re-runs the failed tests in verbose mode: flaky tests are told
 # apart from failing ones and the log has the verbose failure output.
 # A shell starts background commands ("cmd &") with SIGINT and SIGQUIT
@@ -75,17 +85,17 @@ echo "regrtest: $name: $py $flags -m test $opts --rerun $* > $log"
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' \
-    "$py" $flags -m test $opts --rerun --slowest --junit-xml "$(realpath -m "$base.xml")" "$@" \
+    "$py" $flags -m test $opts --rerun --slowest --junit-xml "$xml" "$@" \
     >>"$log" 2>&1 </dev/null
 rc=$?
 echo "# exit-status: $rc" >>"$log"
 echo "# finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$log"
 echo "# python-mtime-end: $(date -u -r "$py" +%Y-%m-%dT%H:%M:%SZ)" >>"$log"
-tail -4 "$log" | sed "s/^/regrtest: $name: /"
+tail -4 "$log" | sed "s/^/$prog: $name: /"
 # Exit codes 0 (all good), 2 (tests failed), 3 (env changed), 4 (no tests
 # ran) and 5 (only re-run failures) mean the run completed; the report says
 # what failed.  Anything else (interrupted, crashed regrtest) is an error.
 case $rc in
     0|2|3|4|5) exit 0 ;;
-    *) echo "regrtest: $name: regrtest exited with $rc, see $log" >&2; exit 1 ;;
+    *) die "$name: regrtest exited with $rc, see $log" ;;
 esac
