@@ -13,7 +13,6 @@ DEBUG     := $(BUILD)/debug
 ASAN      := $(BUILD)/asan
 PY_DEBUG  := $(DEBUG)/python
 PY_ASAN   := $(ASAN)/python
-REPORTS   := $(BUILD)/reports
 
 .PHONY: src-snap debug refleaks asan asan-test stress wheels
 
@@ -21,42 +20,41 @@ src-snap:
 	@if [ "$(DEBUG_SRC)" = "$(SNAP)" ]; then sh $(T)/debug-src.sh $(SNAP); fi
 
 # Interpreter built --with-pydebug (sys.gettotalrefcount, assertions).
-debug: deps src-snap
+debug: deps src-snap  ## the fork built --with-pydebug, $(PY_DEBUG)
 	@sh $(T)/build.sh $(DEBUG_SRC) $(DEBUG) --with-pydebug
 
 # AddressSanitizer build; pymalloc off so that ASAN sees every allocation.
 # LeakSanitizer is off: CPython does not free everything at exit.
-asan: deps src-snap
+asan: deps src-snap  ## the fork built with AddressSanitizer, $(PY_ASAN)
 	@ASAN_OPTIONS=detect_leaks=0 sh $(T)/build.sh $(DEBUG_SRC) $(ASAN) \
 		--with-address-sanitizer --without-pymalloc
 
 # regrtest -R on the suites that touch the patched code, without and with -L,
 # and the in-process leak check (Lib/test/test_lazy_imports/test_refleaks.py).
 REFLEAK_TESTS ?= test_lazy_imports test_dict test_import test_importlib
-refleaks: debug
+refleaks: debug  ## regrtest -R 3:3 of REFLEAK_TESTS on the debug build, fork and fork -L
 	@sh $(T)/debug-refleaks.sh $(PY_DEBUG) $(REPORTS)/refleaks $(REFLEAK_TESTS)
 
 # test_lazy_imports and test_dict (without and with -L), the in-process
 # scenarios and the thread stress driver under ASAN.
 ASAN_TESTS ?= test_lazy_imports test_dict
-asan-test: asan
+asan-test: asan  ## ASAN_TESTS, test_refleaks and the thread stress on the ASAN build
 	@sh $(T)/asan-test.sh $(PY_ASAN) $(REPORTS)/asan $(ASAN_TESTS)
 
 # Thread stress of lazy import resolution (test_thread_stress of
 # test_lazy_imports.test_errors, contract rule 27) with many more trials
 # than make test runs; STRESS_SECONDS bounds each kind's run time.  Uses
-# the existing $(PY_LAZY) (built when missing).
+# the existing $(PY_FORK) (built when missing).
 STRESS_TRIALS  ?= 1000
 STRESS_THREADS ?= 8
 STRESS_SECONDS ?= 90
-stress:
-	@[ -x $(PY_LAZY) ] || $(MAKE) build
+stress:  ## the thread stress test with STRESS_TRIALS trials per kind
+	@[ -x $(PY_FORK) ] || $(MAKE) build
 	@mkdir -p $(REPORTS)
-	@env -u PYTHONPATH -u PYTHONHOME -u PYTHONUNBUFFERED \
-		-u PYTHONDONTWRITEBYTECODE \
+	@$(CLEAN_ENV) \
 		LAZY_STRESS_TRIALS=$(STRESS_TRIALS) LAZY_STRESS_THREADS=$(STRESS_THREADS) \
 		LAZY_STRESS_SECONDS=$(STRESS_SECONDS) \
-		$(PY_LAZY) -m test -v --junit-xml $(REPORTS)/stress.xml \
+		$(PY_FORK) -m test -v --junit-xml $(REPORTS)/stress.xml \
 		test_lazy_imports.test_errors -m test_thread_stress
 
 # Stock cp313 binary wheels (tests/wheels/requirements.txt) in venvs of the
@@ -64,8 +62,8 @@ stress:
 # vanilla, the fork, and the fork with -L.  Uses the existing interpreters.
 WHEELS_VENV         := $(BUILD)/wheels-venv
 WHEELS_VENV_VANILLA := $(BUILD)/wheels-venv-vanilla
-wheels:
-	@[ -x $(PY_LAZY) ] || $(MAKE) build
+wheels:  ## stock cp313 binary wheels on vanilla, fork and fork -L: same output
+	@[ -x $(PY_FORK) ] || $(MAKE) build
 	@[ -x $(PY_VANILLA) ] || $(MAKE) vanilla
-	@sh $(T)/wheels.sh $(PY_LAZY) $(PY_VANILLA) $(WHEELS_VENV) \
+	@sh $(T)/wheels.sh $(PY_FORK) $(PY_VANILLA) $(WHEELS_VENV) \
 		$(WHEELS_VENV_VANILLA) $(REPORTS)/wheels.txt

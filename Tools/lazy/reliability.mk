@@ -8,7 +8,6 @@
 # the report.  REGRTEST_OPTS overrides the default regrtest options
 # (--timeout 900 -j$(nproc)).  Results: $(REPORTS)/regrtest-CONFIG.{log,xml,tests}.
 TESTS ?=
-REPORTS := $(BUILD)/reports
 # The report is plain Python: run it with the interpreter the target built.
 REGRTEST_REPORT = $(T)/regrtest_report.py --reports $(REPORTS)
 
@@ -19,18 +18,18 @@ regrtest-vanilla: vanilla  ## the whole stdlib suite on vanilla, then the report
 	@$(PY_VANILLA) $(REGRTEST_REPORT)
 
 regrtest-fork: build  ## the whole stdlib suite on the fork, then the report
-	@sh $(T)/regrtest.sh fork $(PY_LAZY) $(TESTS)
-	@$(PY_LAZY) $(REGRTEST_REPORT)
+	@sh $(T)/regrtest.sh fork $(PY_FORK) $(TESTS)
+	@$(PY_FORK) $(REGRTEST_REPORT)
 
 regrtest-fork-L: build  ## the whole stdlib suite on fork -L, then the report
-	@sh $(T)/regrtest.sh fork-L $(PY_LAZY) $(TESTS)
-	@$(PY_LAZY) $(REGRTEST_REPORT)
+	@sh $(T)/regrtest.sh fork-L $(PY_FORK) $(TESTS)
+	@$(PY_FORK) $(REGRTEST_REPORT)
 
 regrtest-all: build vanilla  ## the three runs, then the report
 	@sh $(T)/regrtest.sh vanilla $(PY_VANILLA) $(TESTS)
-	@sh $(T)/regrtest.sh fork $(PY_LAZY) $(TESTS)
-	@sh $(T)/regrtest.sh fork-L $(PY_LAZY) $(TESTS)
+	@sh $(T)/regrtest.sh fork $(PY_FORK) $(TESTS)
+	@sh $(T)/regrtest.sh fork-L $(PY_FORK) $(TESTS)
 	@$(PY_VANILLA) $(REGRTEST_REPORT)
 
 regrtest-report: build  ## $(REPORTS)/regrtest.md from the saved runs
-	@$(PY_LAZY) $(REGRTEST_REPORT)
+	@$(PY_FORK) $(REGRTEST_REPORT)
