@@ -174,8 +174,13 @@ _PyLazyImport_MayDefer(PyThreadState *tstate, PyCodeObject *code,
     {
         return 0;
     }
-    /* An error is left to the decision, which looks again. */
-    return PyDict_Contains(globals, state->lazy_modules) != 0;
+    int r = PyDict_Contains(globals, state->lazy_modules);
+    if (r < 0) {
+        /* Left to the decision, which looks again and raises it. */
+        PyErr_Clear();
+        return 1;
+    }
+    return r;
 }
 
 /* sys.set_lazy_imports(mode) and sys.get_lazy_imports() (PEP 810). */
