@@ -67,3 +67,34 @@ bench-pyperformance-ir: build vanilla  ## the fast subset counted in instruction
 	@$(PY_VANILLA) $(T)/bench_pyperformance_ir.py --vanilla $(PY_VANILLA) --fork $(PY_FORK) \
 		--venvs $(BENCH)/pyperformance \
 		--out $(BENCH) -j $(BENCH_JOBS) $(if $(BENCH_LIST),--benchmarks $(BENCH_LIST))
+
+# The peer: stock CPython 3.15.2 built like vanilla (Tools/lazy/peer.sh), whose PEP 810
+# global mode (-X lazy_imports=all) users compare with fork -L, and its venv of the
+# start-up corpus, $(BENCH)/venv-peer (bench_startup.py --peer-venv).  Optional: nothing
+# else depends on it, and make test does not build it.  PEER_TARBALL=path gives the tarball.
+PEER    := $(BUILD)/peer
+PY_PEER := $(PEER)/python
+export PEER_TARBALL
+
+.PHONY: peer peer-python
+
+peer: $(BENCH)/venv-peer/.ok  ## CPython 3.15.2 built like vanilla, $(BUILD)/peer/python, and $(BENCH)/venv-peer
+
+peer-python: deps  ## only the peer's interpreter, $(BUILD)/peer/python (fetch, check, build)
+	@sh $(T)/peer.sh $(PEER)
+
+# The corpus for the peer: the same pins, one of them under a marker.  backports.zstd has
+# no release for Python 3.14 or later (the standard library has compression.zstd there),
+# and the packages that need it (urllib3, httpx2, pbs-installer) ask for it only before
+# 3.14.  Every other pin has a cp315, abi3 or pure-Python wheel.  pip 25.1.1 installs but
+# does not run on 3.15 (typing.no_type_check_decorator is gone): "pip list" fails on the
+# peer, eager and lazy alike, and the venv's own pip cannot be used after the install.
+$(BENCH)/requirements-peer.txt: $(BENCH_STARTUP_REQ)
+	@mkdir -p $(@D)
+	@sed 's/^\(backports\.zstd==[^ ;]*\)$$/\1 ; python_version < "3.14"/' $< >$@.tmp && mv $@.tmp $@
+
+# As venv-vanilla and venv-fork, with the sitecustomize hook of bench_startup.py in place.
+$(BENCH)/venv-peer/.ok: $(BENCH)/requirements-peer.txt | peer-python
+	@sh $(T)/venv.sh $(PY_PEER) $(BENCH)/venv-peer $(BENCH)/requirements-peer.txt
+	@cp bench/startup/sitecustomize.py \
+		"$$($(BENCH)/venv-peer/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/"
