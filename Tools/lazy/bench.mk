@@ -40,10 +40,15 @@ $(STARTUP_OUT)/venv-fork/.ok: $(BENCH_STARTUP_REQ) | $(word 1,$(STARTUP_BUILDS))
 	@sh $(T)/venv.sh $(STARTUP_FORK) $(STARTUP_OUT)/venv-fork $(BENCH_STARTUP_REQ)
 bench-startup-venvs: $(STARTUP_OUT)/venv-vanilla/.ok $(STARTUP_OUT)/venv-fork/.ok
 
-# Wall time, peak RSS, modules and output of real tools: vanilla, fork, fork -L, interleaved.
-bench-startup: $(STARTUP_BUILDS) bench-startup-venvs  ## start-up of real PyPI tools: vanilla, fork, fork -L (OPTIMIZE=1: PGO+LTO builds)
+# Wall time, peak RSS, modules and output of real tools: vanilla, fork, fork -L, interleaved,
+# in two groups: --version-style commands and a small real job each (bench/startup/work).
+# GROUP=version|work runs one group; ONLY=black,pip (tools or job names) some commands;
+# BENCH_REPS=3 fewer repetitions; PEER=1 adds CPython 3.15 (peer, peer -X lazy_imports=all)
+# from $(BENCH)/venv-peer, which make peer builds.
+bench-startup: $(STARTUP_BUILDS) bench-startup-venvs  ## start-up and a small job of real PyPI tools: vanilla, fork, fork -L (GROUP=, ONLY=, PEER=1, OPTIMIZE=1)
 	@$(STARTUP_VANILLA) $(T)/bench_startup.py --vanilla-venv $(STARTUP_OUT)/venv-vanilla \
-		--fork-venv $(STARTUP_OUT)/venv-fork --reps $(BENCH_REPS) --out $(STARTUP_OUT) $(if $(ONLY),--only "$(ONLY)")
+		--fork-venv $(STARTUP_OUT)/venv-fork --reps $(BENCH_REPS) --out $(STARTUP_OUT) $(if $(ONLY),--only "$(ONLY)") \
+		$(if $(GROUP),--group $(GROUP)) $(if $(PEER),--peer-venv $(BENCH)/venv-peer)
 	@$(STARTUP_VANILLA) $(T)/bench_micro.py --vanilla $(STARTUP_VANILLA) --fork $(STARTUP_FORK) \
 		--out $(STARTUP_OUT) --first-access-only
 
