@@ -88,7 +88,7 @@ JOBS = [
         subst=[(rb" in [0-9.]+s\b", b" in <t>s")]),
     job("work", "flake8", "flake8 lint_me.py", ["{bin}/flake8", "lint_me.py"]),
     job("work", "pylint", "pylint lint_me.py", ["{bin}/pylint", "lint_me.py"]),
-    job("work", "aws", "aws ec2 ... --generate-cli-skeleton",
+    job("work", "aws", "aws run-instances skeleton",
         ["{bin}/aws", "ec2", "run-instances", "--generate-cli-skeleton"],
         env={"AWS_DEFAULT_REGION": "us-east-1"},
         # the skeleton shows a random member of each enum (botocore's ArgumentGenerator)
