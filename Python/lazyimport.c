@@ -514,28 +514,6 @@ eager:
     Py_RETURN_NONE;
 }
 
-/* The list of lazy imports the current thread is resolving.  It lives in
-   the thread state, so that a thread never sees another one's, even one
-   that had the same thread identifier (after fork(), say). */
-PyObject *
-_PyImport_GetLazyStack(PyThreadState *tstate)
-{
-    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
-    if (ts->lazy_imports.resolving == NULL) {
-        ts->lazy_imports.resolving = PyList_New(0);
-        if (ts->lazy_imports.resolving == NULL) {
-            return NULL;
-        }
-    }
-    return Py_NewRef(ts->lazy_imports.resolving);
-}
-
-void
-_PyImport_ReleaseLazyStack(PyThreadState *Py_UNUSED(tstate), PyObject *stack)
-{
-    Py_DECREF(stack);
-}
-
 /* Is 'excluding' a valid setting?  Returns 0, or -1 with TypeError set. */
 int
 _PyLazyImport_CheckExcluding(PyObject *excluding)
@@ -843,12 +821,30 @@ forget_bound(PyObject *fullname)
     return package;
 }
 
+/* May the package 'package' provide the name 'child' itself: is it a
+   module that has the name, or a __getattr__?  (A tentative binding, the
+   name of a from-import, is then not a submodule's.)  Returns 1, 0, or -1
+   with an exception set. */
+static int
+provides_name(PyObject *package, PyObject *child)
+{
+    if (!PyModule_Check(package)) {
+        return 0;
+    }
+    PyObject *dict = PyModule_GetDict(package);
+    int r = PyDict_Contains(dict, child);
+    if (r == 0) {
+        r = PyDict_Contains(dict, &_Py_ID(__getattr__));
+    }
+    return r;
+}
+
 /* Bind 'child' in 'package' (a module) to a lazy reference to its
    submodule 'fullname', as the eager statement would have bound the
    submodule: not if the submodule is imported already, or bound by an
-   earlier lazy import (an eager import would not bind it again), nor, for
-   a tentative one, if the package has the name or a __getattr__ that may
-   provide it. */
+   earlier lazy import (an eager import would not bind it again).  The
+   caller of a tentative one has checked that the package does not provide
+   the name itself (provides_name()). */
 static int
 bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
            PyObject *globals, PyObject *builtins, PyObject *code, int addr)
@@ -885,15 +881,6 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
         return 0;
     }
     PyObject *dict = PyModule_GetDict(package);
-    if (kind == SUBMODULE_TENTATIVE) {
-        r = PyDict_Contains(dict, child);
-        if (r == 0) {
-            r = PyDict_Contains(dict, &_Py_ID(__getattr__));
-        }
-        if (r != 0) {
-            return r < 0 ? -1 : 0;
-        }
-    }
     PyInterpreterState *interp = _PyInterpreterState_GET();
     if (interp->imports.lazy.bound == NULL) {
         interp->imports.lazy.bound = PyDict_New();
@@ -916,19 +903,69 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
     return r;
 }
 
-/* A pending binding, interp->imports.lazy.pending[parent][child]: the
-   tuple (kind, globals, builtins, code, addr), with None for NULL. */
-static inline PyObject *
-none_as_null(PyObject *op)
+/* A pending binding, interp->imports.lazy.pending[parent][child], is the
+   lazy module import whose statement makes it: a definite one for a
+   package of its module (see bind_dotted(): 'parent' is shorter than
+   lz_fullname), a tentative one for a name of its fromlist ('parent' is
+   lz_fullname).  pending[parent] is a dict of them, or, for the common
+   "from parent import x, y" of a module that nothing else binds in, the
+   statement itself, standing for each name of its fromlist. */
+static int
+pending_kind(PyObject *parent, PyObject *entry)
 {
-    return op == Py_None ? NULL : op;
+    return (PyUnicode_GET_LENGTH(parent)
+            < PyUnicode_GET_LENGTH(LAZY(entry)->lz_fullname))
+        ? SUBMODULE_DEFINITE : SUBMODULE_TENTATIVE;
 }
 
-#define PENDING_KIND(e)     PyLong_AsInt(PyTuple_GET_ITEM((e), 0))
-#define PENDING_GLOBALS(e)  none_as_null(PyTuple_GET_ITEM((e), 1))
-#define PENDING_BUILTINS(e) none_as_null(PyTuple_GET_ITEM((e), 2))
-#define PENDING_CODE(e)     none_as_null(PyTuple_GET_ITEM((e), 3))
-#define PENDING_ADDR(e)     PyLong_AsInt(PyTuple_GET_ITEM((e), 4))
+/* The names of a fromlist that may be submodules. */
+static inline int
+is_from_name(PyObject *item)
+{
+    return PyUnicode_Check(item)
+           && !(PyUnicode_GET_LENGTH(item) == 1
+                && PyUnicode_READ_CHAR(item, 0) == '*');
+}
+
+/* pending[parent] as a dict (see above).  Returns a new reference, or NULL
+   with an exception set. */
+static PyObject *
+pending_children(PyObject *pending, PyObject *parent)
+{
+    PyObject *children;
+    int r = PyDict_GetItemRef(pending, parent, &children);
+    if (r < 0) {
+        return NULL;
+    }
+    if (r > 0 && PyDict_CheckExact(children)) {
+        return children;
+    }
+    PyObject *single = children;
+    children = PyDict_New();
+    if (children == NULL) {
+        Py_XDECREF(single);
+        return NULL;
+    }
+    if (single != NULL) {
+        PyObject *fromlist = LAZY(single)->lz_fromlist;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
+            PyObject *item = PyTuple_GET_ITEM(fromlist, i);
+            if (is_from_name(item)
+                && PyDict_SetItem(children, item, single) < 0)
+            {
+                Py_DECREF(single);
+                Py_DECREF(children);
+                return NULL;
+            }
+        }
+        Py_DECREF(single);
+    }
+    if (PyDict_SetItem(pending, parent, children) < 0) {
+        Py_DECREF(children);
+        return NULL;
+    }
+    return children;
+}
 
 /* Remember to bind 'child' in the package 'parent' when it is loaded.  A
    definite binding wins over a tentative one. */
@@ -937,42 +974,45 @@ add_pending(PyObject *parent, PyObject *child, int kind,
             PyLazyImportObject *lz)
 {
     PyInterpreterState *interp = _PyInterpreterState_GET();
-    if (interp->imports.lazy.pending == NULL) {
-        interp->imports.lazy.pending = PyDict_New();
-        if (interp->imports.lazy.pending == NULL) {
+    PyObject *pending = interp->imports.lazy.pending;
+    if (pending == NULL) {
+        pending = interp->imports.lazy.pending = PyDict_New();
+        if (pending == NULL) {
             return -1;
         }
     }
-    PyObject *children, *old;
-    PyObject *empty = PyDict_New();
-    if (empty == NULL) {
+    assert(pending_kind(parent, (PyObject *)lz) == kind);
+    if (kind == SUBMODULE_TENTATIVE) {
+        /* The statement stands for all its names. */
+        PyObject *old;
+        int r = PyDict_SetDefaultRef(pending, parent, (PyObject *)lz, &old);
+        if (r <= 0 || old == (PyObject *)lz) {
+            Py_XDECREF(old);
+            return r < 0 ? -1 : 0;
+        }
+        Py_DECREF(old);
+    }
+    PyObject *children = pending_children(pending, parent);
+    if (children == NULL) {
         return -1;
     }
-    int r = PyDict_SetDefaultRef(interp->imports.lazy.pending, parent, empty,
-                                 &children);
-    Py_DECREF(empty);
-    if (r < 0) {
-        return -1;
-    }
-    r = PyDict_GetItemRef(children, child, &old);
+    PyObject *old;
+    int r = PyDict_GetItemRef(children, child, &old);
     if (r > 0) {
-        r = (kind == SUBMODULE_DEFINITE && PENDING_KIND(old) != kind) ? 0 : 1;
+        r = (kind == SUBMODULE_DEFINITE
+             && pending_kind(parent, old) != kind) ? 0 : 1;
         Py_DECREF(old);
     }
     if (r == 0) {
-        PyObject *entry = Py_BuildValue(
-            "(iOOOi)", kind, lz->lz_globals ? lz->lz_globals : Py_None,
-            lz->lz_builtins ? lz->lz_builtins : Py_None,
-            lz->lz_code ? lz->lz_code : Py_None, lz->lz_addr);
-        r = entry ? PyDict_SetItem(children, child, entry) : -1;
-        Py_XDECREF(entry);
+        r = PyDict_SetItem(children, child, (PyObject *)lz);
     }
     Py_DECREF(children);
     return r < 0 ? -1 : 0;
 }
 
 /* The statement of 'lz' binds 'child' in the package 'parent': now if the
-   package is imported, when it is loaded otherwise. */
+   package is imported, when it is loaded otherwise.  'fullname' is
+   parent.child, or NULL to build it only if needed. */
 static int
 bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
           PyLazyImportObject *lz)
@@ -982,10 +1022,17 @@ bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
     if (r <= 0) {
         return r < 0 ? -1 : add_pending(parent, child, kind, lz);
     }
-    r = bind_child(package, fullname, child, kind, lz->lz_globals,
-                   lz->lz_builtins, lz->lz_code, lz->lz_addr);
+    r = kind == SUBMODULE_TENTATIVE ? provides_name(package, child) : 0;
+    if (r == 0) {
+        PyObject *name = fullname ? Py_NewRef(fullname)
+                                  : dotted(parent, child);
+        r = name ? bind_child(package, name, child, kind, lz->lz_globals,
+                              lz->lz_builtins, lz->lz_code, lz->lz_addr)
+                 : -1;
+        Py_XDECREF(name);
+    }
     Py_DECREF(package);
-    return r;
+    return r < 0 ? -1 : 0;
 }
 
 /* Call bind_pair() for each package of the dotted name 'fullname'. */
@@ -1031,28 +1078,48 @@ _PyLazyImport_BindSubmodules(PyObject *lazy)
     /* "from a.b import c, d": a.b.c and a.b.d, if they are modules. */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lz->lz_fromlist); i++) {
         PyObject *item = PyTuple_GET_ITEM(lz->lz_fromlist, i);
-        if (!PyUnicode_Check(item)
-            || PyUnicode_CompareWithASCIIString(item, "*") == 0)
+        if (is_from_name(item)
+            && PyUnicode_GET_LENGTH(lz->lz_fullname)
+            && bind_pair(lz->lz_fullname, item, NULL, SUBMODULE_TENTATIVE,
+                         lz) < 0)
         {
-            continue;
-        }
-        PyObject *name = PyUnicode_GET_LENGTH(lz->lz_fullname)
-            ? dotted(lz->lz_fullname, item)
-            : Py_NewRef(item);
-        if (name == NULL) {
-            return -1;
-        }
-        int r = 0;
-        if (PyUnicode_GET_LENGTH(lz->lz_fullname)) {
-            r = bind_pair(lz->lz_fullname, item, name, SUBMODULE_TENTATIVE,
-                          lz);
-        }
-        Py_DECREF(name);
-        if (r < 0) {
             return -1;
         }
     }
     return 0;
+}
+
+/* Make the pending binding of 'child' in the package 'module', loaded
+   now, named 'name', that the statement of 'entry' asked for. */
+static int
+bind_loaded(PyObject *module, PyObject *name, PyObject *child,
+            PyObject *entry)
+{
+    PyLazyImportObject *lz = LAZY(entry);
+    int kind = pending_kind(name, entry);
+    if (kind == SUBMODULE_TENTATIVE) {
+        /* Most from-imports name attributes, not submodules. */
+        int r = provides_name(module, child);
+        if (r != 0) {
+            return r < 0 ? -1 : 0;
+        }
+    }
+    /* The statement's own module, whose name is built already. */
+    PyObject *fullname = (PyUnicode_GET_LENGTH(name) + 1
+                          + PyUnicode_GET_LENGTH(child)
+                          == PyUnicode_GET_LENGTH(lz->lz_fullname))
+        ? Py_NewRef(lz->lz_fullname) : dotted(name, child);
+    if (fullname == NULL) {
+        return -1;
+    }
+    /* Bound even when the package is loaded as the parent of this very
+       submodule: another thread reading package.child before the import
+       system binds it then waits for that import (through the reference)
+       instead of finding the attribute missing. */
+    int r = bind_child(module, fullname, child, kind, lz->lz_globals,
+                       lz->lz_builtins, lz->lz_code, lz->lz_addr);
+    Py_DECREF(fullname);
+    return r;
 }
 
 int
@@ -1066,23 +1133,22 @@ _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
     if (PyDict_Pop(pending, name, &children) <= 0) {
         return PyErr_Occurred() ? -1 : 0;
     }
-    Py_ssize_t pos = 0;
-    PyObject *child, *entry;
     int r = 0;
-    while (r == 0 && PyDict_Next(children, &pos, &child, &entry)) {
-        PyObject *fullname = dotted(name, child);
-        if (fullname == NULL) {
-            r = -1;
-            break;
+    if (PyLazyImport_CheckExact(children)) {
+        PyObject *fromlist = LAZY(children)->lz_fromlist;
+        for (Py_ssize_t i = 0; r == 0 && i < PyTuple_GET_SIZE(fromlist); i++) {
+            PyObject *item = PyTuple_GET_ITEM(fromlist, i);
+            if (is_from_name(item)) {
+                r = bind_loaded(module, name, item, children);
+            }
         }
-        /* Bound even when the package is loaded as the parent of this
-           very submodule: another thread reading package.child before the
-           import system binds it then waits for that import (through the
-           reference) instead of finding the attribute missing. */
-        r = bind_child(module, fullname, child, PENDING_KIND(entry),
-                       PENDING_GLOBALS(entry), PENDING_BUILTINS(entry),
-                       PENDING_CODE(entry), PENDING_ADDR(entry));
-        Py_DECREF(fullname);
+    }
+    else {
+        Py_ssize_t pos = 0;
+        PyObject *child, *entry;
+        while (r == 0 && PyDict_Next(children, &pos, &child, &entry)) {
+            r = bind_loaded(module, name, child, entry);
+        }
     }
     Py_DECREF(children);
     return r;
@@ -1115,55 +1181,70 @@ leave_resolution(PyThreadState *tstate, Py_ssize_t saved)
     ((_PyThreadStateImpl *)tstate)->lazy_imports.hooks_skipped = saved;
 }
 
-/* An origin, an item of the thread's lazy_imports.origins: the tuple (lazy
-   import, address of the frame that reached it, tstate->tracing then). */
-#define ORIGIN_LAZY(o)      PyTuple_GET_ITEM((o), 0)
-#define ORIGIN_FRAME(o)     PyLong_AsVoidPtr(PyTuple_GET_ITEM((o), 1))
-#define ORIGIN_TRACING(o)   PyLong_AsLong(PyTuple_GET_ITEM((o), 2))
+/* The lazy imports a thread is resolving, innermost last: an array in its
+   thread state, so that a thread never sees another one's, even one that
+   had the same thread identifier (after fork(), say).  Each record also
+   says which frame reached the lazy import, so that a warning that the
+   import issues is attributed to the import statement, as eagerly (see
+   _PyLazyImport_WarningContext()), and at which depth of trace functions
+   (see is_observed()). */
+struct _PyLazyImportResolving {
+    PyObject *lazy;                     /* a strong reference */
+    struct _PyInterpreterFrame *frame;
+    int tracing;                        /* tstate->tracing then */
+};
 
-/* Record that the current frame reached 'lazy', whose import runs now, and
-   at which depth of trace functions (see _PyLazyImport_WarningContext() and
-   is_observed()).  Returns the depth to give
-   pop_origin(), or -1 with an exception set. */
-static Py_ssize_t
-push_origin(PyThreadState *tstate, PyObject *lazy)
+#define RESOLVING(tstate) (((_PyThreadStateImpl *)(tstate))->lazy_imports)
+
+/* Is this thread resolving 'lazy'? */
+static int
+is_resolving(PyThreadState *tstate, PyObject *lazy)
 {
-    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
-    if (ts->lazy_imports.origins == NULL) {
-        ts->lazy_imports.origins = PyList_New(0);
-        if (ts->lazy_imports.origins == NULL) {
-            return -1;
+    for (Py_ssize_t i = RESOLVING(tstate).resolving_len - 1; i >= 0; i--) {
+        if (RESOLVING(tstate).resolving[i].lazy == lazy) {
+            return 1;
         }
     }
-    Py_ssize_t depth = PyList_GET_SIZE(ts->lazy_imports.origins);
-    PyObject *frame = PyLong_FromVoidPtr(tstate->current_frame);
-    PyObject *tracing = PyLong_FromLong(tstate->tracing);
-    PyObject *item = (frame && tracing)
-                     ? PyTuple_Pack(3, lazy, frame, tracing) : NULL;
-    Py_XDECREF(frame);
-    Py_XDECREF(tracing);
-    if (item == NULL || PyList_Append(ts->lazy_imports.origins, item) < 0) {
-        Py_XDECREF(item);
-        return -1;
+    return 0;
+}
+
+/* Record that the current frame reached 'lazy', whose import runs now.
+   Returns the depth to give pop_resolving(), or -1 with an exception
+   set. */
+static Py_ssize_t
+push_resolving(PyThreadState *tstate, PyObject *lazy)
+{
+    Py_ssize_t depth = RESOLVING(tstate).resolving_len;
+    if (depth == RESOLVING(tstate).resolving_size) {
+        Py_ssize_t size = depth ? depth * 2 : 8;
+        struct _PyLazyImportResolving *items = PyMem_Realloc(
+            RESOLVING(tstate).resolving,
+            size * sizeof(struct _PyLazyImportResolving));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        RESOLVING(tstate).resolving = items;
+        RESOLVING(tstate).resolving_size = size;
     }
-    Py_DECREF(item);
+    struct _PyLazyImportResolving *item = &RESOLVING(tstate).resolving[depth];
+    item->lazy = Py_NewRef(lazy);
+    item->frame = tstate->current_frame;
+    item->tracing = tstate->tracing;
+    RESOLVING(tstate).resolving_len = depth + 1;
     return depth;
 }
 
+/* Forget the records from 'depth' on (normally the last one). */
 static void
-pop_origin(PyThreadState *tstate, Py_ssize_t depth)
+pop_resolving(PyThreadState *tstate, Py_ssize_t depth)
 {
-    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_imports.origins;
-    if (depth < 0 || origins == NULL) {
-        return;
+    while (RESOLVING(tstate).resolving_len > depth) {
+        /* Shrink first: the reference may be the last one, and a
+           destructor may resolve lazy imports of its own. */
+        Py_ssize_t i = --RESOLVING(tstate).resolving_len;
+        Py_DECREF(RESOLVING(tstate).resolving[i].lazy);
     }
-    PyObject *exc = _PyErr_GetRaisedException(tstate);
-    if (PyList_SetSlice(origins, depth, PyList_GET_SIZE(origins),
-                        NULL) < 0)
-    {
-        PyErr_Clear();
-    }
-    _PyErr_SetRaisedException(tstate, exc);
 }
 
 /* 'lazy', which this thread is resolving, is read again.  Is the reader an
@@ -1174,14 +1255,13 @@ pop_origin(PyThreadState *tstate, Py_ssize_t depth)
 static int
 is_observed(PyThreadState *tstate, PyObject *lazy)
 {
-    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_imports.origins;
-    if (tstate->tracing == 0 || origins == NULL) {
+    if (tstate->tracing == 0) {
         return 0;
     }
-    for (Py_ssize_t i = PyList_GET_SIZE(origins) - 1; i >= 0; i--) {
-        PyObject *item = PyList_GET_ITEM(origins, i);
-        if (ORIGIN_LAZY(item) == lazy) {
-            return tstate->tracing > ORIGIN_TRACING(item);
+    for (Py_ssize_t i = RESOLVING(tstate).resolving_len - 1; i >= 0; i--) {
+        struct _PyLazyImportResolving *item = &RESOLVING(tstate).resolving[i];
+        if (item->lazy == lazy) {
+            return tstate->tracing > item->tracing;
         }
     }
     return 0;
@@ -1193,16 +1273,15 @@ _PyLazyImport_WarningContext(PyThreadState *tstate,
                              PyObject **globals, PyObject **filename,
                              int *lineno)
 {
-    PyObject *origins = ((_PyThreadStateImpl *)tstate)->lazy_imports.origins;
-    if (origins == NULL || frame == NULL) {
+    if (frame == NULL) {
         return 0;
     }
-    for (Py_ssize_t i = PyList_GET_SIZE(origins) - 1; i >= 0; i--) {
-        PyObject *item = PyList_GET_ITEM(origins, i);
-        if (ORIGIN_FRAME(item) != (void *)frame) {
+    for (Py_ssize_t i = RESOLVING(tstate).resolving_len - 1; i >= 0; i--) {
+        struct _PyLazyImportResolving *item = &RESOLVING(tstate).resolving[i];
+        if (item->frame != frame) {
             continue;
         }
-        PyLazyImportObject *lz = LAZY(ORIGIN_LAZY(item));
+        PyLazyImportObject *lz = LAZY(item->lazy);
         if (lz->lz_code == NULL || lz->lz_globals == NULL
             || !PyDict_Check(lz->lz_globals))
         {
@@ -1324,7 +1403,30 @@ resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
             return NULL;
         }
         Py_DECREF(top);
-        /* Waits for another thread's import of it to finish. */
+        /* The import ran it, or waited for another thread's import of it
+           to finish.  Initialized and in sys.modules, that is the module;
+           else another thread's import failed meanwhile, or started again:
+           wait for that one as an eager import would. */
+        if (get_imported(lz->lz_fullname, &mod) < 0) {
+            return NULL;
+        }
+        if (mod != NULL && PyModule_Check(mod)) {
+            PyObject *spec;
+            int r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(mod),
+                                                &_Py_ID(__spec__), &spec);
+            if (r > 0) {
+                r = _PyModuleSpec_IsInitializing(spec);
+                Py_DECREF(spec);
+            }
+            if (r < 0) {
+                Py_DECREF(mod);
+                return NULL;
+            }
+            if (r == 0) {
+                break;
+            }
+        }
+        Py_XDECREF(mod);
         mod = PyImport_GetModule(lz->lz_fullname);
         PyObject *now = NULL;
         if (mod != NULL && get_imported(lz->lz_fullname, &now) < 0) {
@@ -1526,18 +1628,19 @@ append_reader(PyObject *names, PyLazyImportObject *lz)
     return r;
 }
 
-/* Raise ImportError for the re-entry of 'lz', which is on 'stack': the
-   message shows the cycle, each lazy import with the module reading it. */
+/* Raise ImportError for the re-entry of 'lz', which this thread is
+   resolving (a cycle): the message shows the cycle, each lazy import with
+   the module reading it. */
 static PyObject *
-cycle_error(PyObject *stack, PyLazyImportObject *lz)
+cycle_error(PyThreadState *tstate, PyLazyImportObject *lz)
 {
     PyObject *names = PyList_New(0);
     if (names == NULL) {
         return NULL;
     }
     int found = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(stack); i++) {
-        PyLazyImportObject *item = LAZY(PyList_GET_ITEM(stack, i));
+    for (Py_ssize_t i = 0; i < RESOLVING(tstate).resolving_len; i++) {
+        PyLazyImportObject *item = LAZY(RESOLVING(tstate).resolving[i].lazy);
         found |= (item == lz);
         if (!found) {
             continue;
@@ -1589,49 +1692,32 @@ _PyLazyImport_Resolve(PyObject *lazy)
         return Py_NewRef(lz->lz_value);
     }
     PyThreadState *tstate = _PyThreadState_GET();
-    PyObject *stack = _PyImport_GetLazyStack(tstate);
-    if (stack == NULL) {
-        return NULL;
-    }
-    int found = PySequence_Contains(stack, lazy);
-    if (found != 0) {
-        Py_DECREF(stack);
+    if (is_resolving(tstate, lazy)) {
         /* Unbound (no exception set) for an observer, and for the lazy
            binding of a submodule in its package, which the eager import
            makes only once the submodule is loaded: code that the import
            runs sees the attribute missing, as eagerly ("from . import x"
            falls back to sys.modules). */
-        if (found > 0 && (is_reference(lazy) || is_observed(tstate, lazy))) {
+        if (is_reference(lazy) || is_observed(tstate, lazy)) {
             return NULL;
         }
-        return found < 0 ? NULL : cycle_error(stack, lz);
+        return cycle_error(tstate, lz);
     }
     Py_INCREF(lazy);
-    if (PyList_Append(stack, lazy) < 0) {
-        Py_DECREF(lazy);
-        Py_DECREF(stack);
-        return NULL;
-    }
     Py_ssize_t skipped = enter_resolution(tstate);
-    Py_ssize_t origin = push_origin(tstate, lazy);
+    Py_ssize_t depth = push_resolving(tstate, lazy);
     int observed = (tstate->interp->imports.lazy.observer != NULL);
-    if (observed) {
+    if (observed && depth >= 0) {
         notify_statement("resolving", lz, lz->lz_parent ? lz->lz_name : NULL);
     }
-    PyObject *res = origin < 0 ? NULL : resolve(lz);
-    if (observed) {
+    PyObject *res = depth < 0 ? NULL : resolve(lz);
+    if (observed && depth >= 0) {
         notify_statement("resolved", lz, res ? Py_True : Py_False);
     }
-    pop_origin(tstate, origin);
-    leave_resolution(tstate, skipped);
-    /* Pop our entry (the list can only have grown above it and shrunk
-       back by now). */
-    Py_ssize_t n = PyList_GET_SIZE(stack);
-    assert(n > 0 && PyList_GET_ITEM(stack, n - 1) == lazy);
-    if (PyList_SetSlice(stack, n - 1, n, NULL) < 0) {
-        Py_CLEAR(res);
+    if (depth >= 0) {
+        pop_resolving(tstate, depth);
     }
-    _PyImport_ReleaseLazyStack(tstate, stack);
+    leave_resolution(tstate, skipped);
     if (res == NULL) {
         add_deferred_context(tstate, lz);
     }
@@ -1707,11 +1793,7 @@ _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name)
         && LAZY(value)->lz_globals == dict
         && is_own_module(LAZY(LAZY(value)->lz_parent), dict))
     {
-        PyObject *stack = _PyImport_GetLazyStack(_PyThreadState_GET());
-        if (stack != NULL) {
-            found = PySequence_Contains(stack, value) > 0;
-            _PyImport_ReleaseLazyStack(_PyThreadState_GET(), stack);
-        }
+        found = is_resolving(_PyThreadState_GET(), value);
     }
     Py_XDECREF(value);
     PyErr_Clear();
@@ -1816,14 +1898,9 @@ _PyLazyImport_ResolveSelfImports(PyObject *target, PyObject *source)
 }
 
 int
-_PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
-                             PyObject *name)
+_PyLazyImport_CarryStarName(PyObject *locals, PyObject *dict, PyObject *name)
 {
-    if (!PyDict_CheckExact(locals) || !PyModule_CheckExact(module)) {
-        return 0;
-    }
-    PyObject *dict = ((PyModuleObject *)module)->md_dict;
-    if (dict == NULL || !_PyDict_MayHoldLazyImports(dict)) {
+    if (!PyDict_CheckExact(locals)) {
         return 0;
     }
     PyObject *value;
@@ -1930,7 +2007,9 @@ void
 _PyLazyImport_ClearThreadState(PyThreadState *tstate)
 {
     _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
-    Py_CLEAR(ts->lazy_imports.resolving);
+    pop_resolving(tstate, 0);
+    PyMem_Free(ts->lazy_imports.resolving);
+    ts->lazy_imports.resolving = NULL;
+    ts->lazy_imports.resolving_size = 0;
     Py_CLEAR(ts->lazy_imports.hooks);
-    Py_CLEAR(ts->lazy_imports.origins);
 }

@@ -8,7 +8,9 @@ extern "C" {
 #  error "this header requires Py_BUILD_CORE define"
 #endif
 
+#include "pycore_dict.h"          // _PyDict_MayHoldLazyImports()
 #include "pycore_interp.h"        // PyInterpreterState.imports
+#include "pycore_moduleobject.h"  // PyModuleObject
 #include "pycore_tstate.h"        // _PyThreadStateImpl
 
 /* Lazy imports (PEP 690).
@@ -127,12 +129,27 @@ extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);
 extern int _PyLazyImport_ResolveSelfImports(PyObject *target,
                                             PyObject *source);
 
+extern int _PyLazyImport_CarryStarName(PyObject *locals, PyObject *dict,
+                                       PyObject *name);
+
 /* "from module import *" binding 'name' in 'locals': if the name is a lazy
    import in the module, bind the same lazy import, unresolved.  Returns 1
    when it did, 0 when the caller reads the attribute as usual, or -1 with
-   an exception set. */
-extern int _PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
-                                        PyObject *name);
+   an exception set.  Inline: a module without lazy imports costs a test
+   per name. */
+static inline int
+_PyLazyImport_ImportStarName(PyObject *locals, PyObject *module,
+                             PyObject *name)
+{
+    if (!PyModule_CheckExact(module)) {
+        return 0;
+    }
+    PyObject *dict = ((PyModuleObject *)module)->md_dict;
+    if (dict == NULL || !_PyDict_MayHoldLazyImports(dict)) {
+        return 0;
+    }
+    return _PyLazyImport_CarryStarName(locals, dict, name);
+}
 
 /* The import system calls finders and path hooks through this (see
    _imp._run_import_hook()): call func(*args) on behalf of 'hook'. */
