@@ -530,6 +530,43 @@ class EagerOrderTests(LazyImportsTestCase):
 
 class ResolutionTests(LazyImportsTestCase):
 
+    def test_resolution_keeps_nothing_alive(self):
+        # Once its names are used, a lazy import leaves no lazy object
+        # behind: not in the namespace, not in the packages it bound
+        # submodules in, not in the bindings pending for packages not yet
+        # imported (gc.get_objects() may list lazy objects, contract rule
+        # 22; each holds the globals of its statement).
+        files = {
+            "pkg/__init__.py": "",
+            "pkg/sub.py": "X = 1\n",
+            "pkg/deep/__init__.py": "",
+            "pkg/deep/leaf.py": "W = 4\n",
+            "pkg2/__init__.py": "",
+            "pkg2/mod.py": "Y = 2\n",
+            "flat.py": "Z = 3\n",
+            "main.py": """
+                import gc
+                def held():
+                    mine = globals()
+                    return sum(1 for o in gc.get_objects()
+                               if type(o).__name__ == "lazy_import"
+                               and any(r is mine
+                                       for r in gc.get_referents(o)))
+                import pkg.sub
+                import pkg.deep.leaf as leaf
+                from pkg2.mod import Y
+                from pkg2 import mod
+                import flat
+                print(held() > 0)
+                print(pkg.sub.X, leaf.W, Y, mod.Y, flat.Z, pkg.deep.leaf.W)
+                gc.collect()
+                print(held())
+            """}
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                self.assert_lines(result, [str(lazy), "1 4 2 2 3 4", "0"])
+
     def test_specialized_global_read(self):
         # Contract rule 15: LOAD_GLOBAL_MODULE specialized before the lazy
         # store.
