@@ -531,11 +531,11 @@ class EagerOrderTests(LazyImportsTestCase):
 class ResolutionTests(LazyImportsTestCase):
 
     def test_resolution_keeps_nothing_alive(self):
-        # Once its names are used, a lazy import leaves no lazy object
-        # behind: not in the namespace, not in the packages it bound
-        # submodules in, not in the bindings pending for packages not yet
-        # imported (gc.get_objects() may list lazy objects, contract rule
-        # 22; each holds the globals of its statement).
+        # Contract rule 22: gc.get_objects() may list lazy objects (each
+        # holds the globals of its statement), but once its names are used
+        # a lazy import leaves none behind: not in the namespace, not in
+        # the packages it bound submodules in, not in the bindings pending
+        # for packages not yet imported.
         files = {
             "pkg/__init__.py": "",
             "pkg/sub.py": "X = 1\n",
