@@ -220,6 +220,49 @@ lazy_is_excluded(PyObject *excluding, PyObject *fullname, PyObject *fromlist)
     return 0;
 }
 
+/* Is the statement an import of the import system proper, which runs
+   eagerly?  Import hooks patch it (typeguard replaces
+   importlib._bootstrap_external.cache_from_source while it loads a
+   module): a lazy "from importlib.util import cache_from_source" resolved
+   then would take the patched function.  The libraries of the importlib
+   package (importlib.metadata, importlib.resources, importlib.abc, ...)
+   are ordinary modules: lazy like any other ("import importlib.metadata",
+   "from importlib import metadata").  Returns 1 or 0. */
+static int
+is_import_system(PyObject *fullname, PyObject *fromlist)
+{
+    static const char *const system[] = {
+        "importlib", "importlib._bootstrap", "importlib._bootstrap_external",
+        "importlib.util", "importlib.machinery", NULL};
+    static const char *const libraries[] = {
+        "metadata", "resources", "abc", "readers", "simple", NULL};
+    if (PyUnicode_Tailmatch(fullname, &_Py_ID(importlib), 0, 9, -1) != 1) {
+        return 0;
+    }
+    int found = 0;
+    for (int i = 0; system[i] != NULL && !found; i++) {
+        found = _PyUnicode_EqualToASCIIString(fullname, system[i]);
+    }
+    if (!found || PyUnicode_GET_LENGTH(fullname) != 9
+        || !PyTuple_Check(fromlist) || PyTuple_GET_SIZE(fromlist) == 0)
+    {
+        return found;
+    }
+    /* "from importlib import ...": eager unless it names only libraries. */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
+        PyObject *item = PyTuple_GET_ITEM(fromlist, i);
+        int library = 0;
+        for (int j = 0; libraries[j] != NULL && !library; j++) {
+            library = (PyUnicode_Check(item)
+                       && _PyUnicode_EqualToASCIIString(item, libraries[j]));
+        }
+        if (!library) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* "from M import a, b" where M is imported (not initializing) and holds a
    and b (not lazily), under the default __import__: the eager statement
    would only read the attributes, which costs what creating lazy objects
@@ -452,15 +495,7 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
             goto eager;
         }
     }
-    /* The import system's own package is always imported eagerly: import
-       hooks patch it (typeguard replaces
-       importlib._bootstrap_external.cache_from_source while it loads a
-       module), and a lazy "from importlib.util import cache_from_source"
-       resolved then would take the patched function. */
-    int ready = (PyUnicode_Tailmatch(fullname, &_Py_ID(importlib),
-                                     0, 9, -1) == 1
-                 && (PyUnicode_GET_LENGTH(fullname) == 9
-                     || PyUnicode_READ_CHAR(fullname, 9) == '.'));
+    int ready = is_import_system(fullname, fromlist);
     if (ready) {
         eager = "import system";
     }

@@ -195,6 +195,35 @@ class AlwaysEagerTests(LazyImportsTestCase):
                                                lazy=lazy)
                     self.assert_lines(result, EAGER_ORDER)
 
+    def test_import_system_eager_importlib_libraries_lazy(self):
+        # Contract rule 9: the import system proper (importlib,
+        # importlib.util, importlib.machinery, their _bootstrap modules),
+        # which import hooks patch, is imported eagerly; the libraries of
+        # the importlib package are ordinary modules, lazy under -L.
+        code = """
+            import sys, importlib
+            import importlib.metadata
+            from importlib import resources as res
+            from importlib.util import cache_from_source
+            from importlib import util, import_module
+            package = vars(sys.modules["importlib"])
+            print("metadata", importlib.is_lazy_import(package, "metadata"))
+            for name in ("res", "cache_from_source", "util",
+                         "import_module"):
+                print(name, importlib.is_lazy_import(globals(), name))
+            print("importlib.metadata" in sys.modules,
+                  "importlib.resources" in sys.modules)
+            print(importlib.metadata.version.__name__, res.files.__name__)
+        """
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code(code, lazy=lazy)
+                self.assert_lines(result, [
+                    f"metadata {lazy}", f"res {lazy}",
+                    "cache_from_source False", "util False",
+                    "import_module False", f"{not lazy} {not lazy}",
+                    "version files"])
+
     def test_future_import(self):
         # Contract rule 9
         for lazy in MODES:
