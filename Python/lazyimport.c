@@ -932,7 +932,12 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
     LAZY(ref)->lz_submodule = kind;
     r = PyDict_SetItem(interp->imports.lazy.bound, fullname, package);
     if (r == 0) {
+        /* Interned, as setattr() interns the name when the import system
+           binds the submodule: the key stays when the value is replaced. */
+        Py_INCREF(child);
+        PyUnicode_InternInPlace(&child);
         r = _PyDict_SetLazyItem(dict, child, ref);
+        Py_DECREF(child);
     }
     Py_DECREF(ref);
     return r;
