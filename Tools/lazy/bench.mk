@@ -1,4 +1,4 @@
-# Benchmark targets: bench-micro, bench-startup, bench-pyperformance.
+# Benchmark targets: bench-micro, bench-startup, bench-memory, bench-pyperformance.
 # Not part of make test.  Results go to $(BUILD)/bench; see bench/README.rst.
 
 BENCH := $(BUILD)/bench
@@ -18,9 +18,9 @@ STARTUP_VANILLA := $(if $(OPTIMIZE),$(BUILD)/vanilla-opt/python,$(PY_VANILLA))
 STARTUP_OUT     := $(BENCH)$(if $(OPTIMIZE),-opt)
 
 .PHONY: bench bench-micro bench-micro-explain bench-startup bench-startup-venvs \
-	bench-explain bench-pyperformance bench-pyperformance-fast bench-pyperformance-ir
+	bench-explain bench-memory bench-pyperformance bench-pyperformance-fast bench-pyperformance-ir
 
-bench: bench-micro bench-startup bench-pyperformance-fast  ## bench-micro, bench-startup, bench-pyperformance-fast
+bench: bench-micro bench-startup bench-memory bench-pyperformance-fast  ## bench-micro, bench-startup, bench-memory, bench-pyperformance-fast
 
 # Instruction counts (callgrind) of loops over the paths the patch touches, fork vs vanilla.
 bench-micro: build vanilla  ## callgrind instruction counts of the patched paths: vanilla, fork, fork -L
@@ -56,6 +56,12 @@ bench-startup: $(STARTUP_BUILDS) bench-startup-venvs  ## start-up and a small jo
 #   make bench-explain TOOL="aws --version"
 bench-explain: $(word 1,$(STARTUP_BUILDS)) bench-startup-venvs  ## what fork -L still imports for TOOL="aws --version", and why
 	@$(PY_VANILLA) $(T)/bench_startup.py --fork-venv $(STARTUP_OUT)/venv-fork --explain "$(TOOL)"
+
+# Memory per deferred import (tracemalloc, peak RSS) and what fork -L keeps alive after the
+# names are used that eager imports do not, on N generated one-line modules (< 1 minute).
+bench-memory: build vanilla  ## memory per deferred import, and what fork -L keeps after use that eager does not
+	@$(PY_VANILLA) $(T)/bench_memory.py --vanilla $(PY_VANILLA) --fork $(PY_FORK) \
+		--out $(BENCH) -j $(BENCH_JOBS)
 
 # pyperformance, vanilla vs fork vs fork with lazy imports on at entry.
 # BENCH_FAST=1 (or bench-pyperformance-fast) runs a subset with --fast (~20 min).
