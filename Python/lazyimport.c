@@ -827,6 +827,32 @@ get_imported(PyObject *name, PyObject **module)
     return r;
 }
 
+/* Give back the table of a registry (interp->imports.lazy.pending or
+   .bound) that removals left sparse: a dict never shrinks on deletion, and
+   one that held an entry per deferred import of a large package would
+   keep that table for the rest of the process, where eager imports keep
+   nothing.  An empty registry is dropped; a sparse one is replaced by a
+   copy sized for what it holds (so copies happen at geometric steps). */
+static void
+compact_registry(PyObject **registry)
+{
+    PyObject *dict = *registry;
+    Py_ssize_t used = PyDict_GET_SIZE(dict);
+    if (used == 0) {
+        Py_CLEAR(*registry);
+        return;
+    }
+    if (used * 8 >= DK_SIZE(((PyDictObject *)dict)->ma_keys)) {
+        return;
+    }
+    PyObject *copy = PyDict_Copy(dict);
+    if (copy == NULL) {
+        PyErr_Clear();  /* keep the sparse one */
+        return;
+    }
+    Py_SETREF(*registry, copy);
+}
+
 /* Has a lazy import bound the submodule 'fullname' in 'package', and the
    import system not loaded it yet?  (interp->imports.lazy.bound maps the
    full name to the package it was bound in.)  Returns 1, 0, or -1 with an
@@ -848,10 +874,16 @@ is_bound(PyObject *fullname, PyObject *package)
 static PyObject *
 forget_bound(PyObject *fullname)
 {
-    PyObject *bound = _PyInterpreterState_GET()->imports.lazy.bound;
+    PyInterpreterState *interp = _PyInterpreterState_GET();
     PyObject *package = NULL;
-    if (bound != NULL && PyDict_Pop(bound, fullname, &package) < 0) {
-        PyErr_Clear();
+    if (interp->imports.lazy.bound != NULL) {
+        int r = PyDict_Pop(interp->imports.lazy.bound, fullname, &package);
+        if (r < 0) {
+            PyErr_Clear();
+        }
+        else if (r > 0) {
+            compact_registry(&interp->imports.lazy.bound);
+        }
     }
     return package;
 }
@@ -1173,6 +1205,7 @@ _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
     if (PyDict_Pop(pending, name, &children) <= 0) {
         return PyErr_Occurred() ? -1 : 0;
     }
+    compact_registry(&_PyInterpreterState_GET()->imports.lazy.pending);
     int r = 0;
     if (PyLazyImport_CheckExact(children)) {
         PyObject *fromlist = LAZY(children)->lz_fromlist;
