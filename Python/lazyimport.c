@@ -831,8 +831,9 @@ get_imported(PyObject *name, PyObject **module)
    .bound) that removals left sparse: a dict never shrinks on deletion, and
    one that held an entry per deferred import of a large package would
    keep that table for the rest of the process, where eager imports keep
-   nothing.  An empty registry is dropped; a sparse one is replaced by a
-   copy sized for what it holds (so copies happen at geometric steps). */
+   nothing.  An empty registry is dropped; one that fills less than a
+   32nd of its table is replaced by a copy sized for what it holds (so
+   copies are few, and come at geometric steps). */
 static void
 compact_registry(PyObject **registry)
 {
@@ -842,7 +843,7 @@ compact_registry(PyObject **registry)
         Py_CLEAR(*registry);
         return;
     }
-    if (used * 8 >= DK_SIZE(((PyDictObject *)dict)->ma_keys)) {
+    if (used * 32 >= DK_SIZE(((PyDictObject *)dict)->ma_keys)) {
         return;
     }
     PyObject *copy = PyDict_Copy(dict);
