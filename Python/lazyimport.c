@@ -831,27 +831,30 @@ get_imported(PyObject *name, PyObject **module)
    .bound) that removals left sparse: a dict never shrinks on deletion, and
    one that held an entry per deferred import of a large package would
    keep that table for the rest of the process, where eager imports keep
-   nothing.  An empty registry is dropped; one that fills less than a
-   32nd of its table is replaced by a copy sized for what it holds (so
-   copies are few, and come at geometric steps). */
+   nothing.  An empty registry is cleared; one that fills less than a 32nd
+   of its table is refilled from a copy, which sizes it for what it holds
+   (so this is rare, and comes at geometric steps).  The registry stays the
+   same object: a caller up the stack may hold it. */
 static void
-compact_registry(PyObject **registry)
+compact_registry(PyObject *dict)
 {
-    PyObject *dict = *registry;
     Py_ssize_t used = PyDict_GET_SIZE(dict);
-    if (used == 0) {
-        Py_CLEAR(*registry);
+    if (used != 0 && used * 32 >= DK_SIZE(((PyDictObject *)dict)->ma_keys)) {
         return;
     }
-    if (used * 32 >= DK_SIZE(((PyDictObject *)dict)->ma_keys)) {
-        return;
-    }
-    PyObject *copy = PyDict_Copy(dict);
-    if (copy == NULL) {
+    PyObject *copy = NULL;
+    if (used != 0 && (copy = PyDict_Copy(dict)) == NULL) {
         PyErr_Clear();  /* keep the sparse one */
         return;
     }
-    Py_SETREF(*registry, copy);
+    /* The copy holds every key and value: clearing runs no destructor. */
+    PyDict_Clear(dict);
+    if (copy != NULL) {
+        if (PyDict_Update(dict, copy) < 0) {
+            PyErr_WriteUnraisable(NULL);  /* cannot happen: memory */
+        }
+        Py_DECREF(copy);
+    }
 }
 
 /* Has a lazy import bound the submodule 'fullname' in 'package', and the
@@ -883,7 +886,7 @@ forget_bound(PyObject *fullname)
             PyErr_Clear();
         }
         else if (r > 0) {
-            compact_registry(&interp->imports.lazy.bound);
+            compact_registry(interp->imports.lazy.bound);
         }
     }
     return package;
@@ -1206,7 +1209,7 @@ _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
     if (PyDict_Pop(pending, name, &children) <= 0) {
         return PyErr_Occurred() ? -1 : 0;
     }
-    compact_registry(&_PyInterpreterState_GET()->imports.lazy.pending);
+    compact_registry(pending);
     int r = 0;
     if (PyLazyImport_CheckExact(children)) {
         PyObject *fromlist = LAZY(children)->lz_fromlist;
