@@ -19,7 +19,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
         return NULL;
     }
     lz->lz_name = Py_NewRef(name);
-    lz->lz_fullname = Py_NewRef(fullname);
+    lz->lz_fullname = Py_XNewRef(fullname);
     lz->lz_fromlist = Py_NewRef(fromlist);
     lz->lz_level = Py_NewRef(level);
     lz->lz_parent = NULL;
@@ -29,6 +29,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_code = Py_XNewRef(code);
     lz->lz_addr = addr;
     lz->lz_submodule = 0;
+    lz->lz_loaded = 0;
     lz->lz_value = NULL;
     lz->lz_serial = ++_PyInterpreterState_GET()->imports.lazy.serial;
     _PyObject_GC_TRACK(lz);
@@ -81,10 +82,14 @@ static PyObject *
 lazy_import_repr(PyObject *op)
 {
     PyLazyImportObject *lz = LAZY(op);
-    if (lz->lz_fullname == NULL) {
-        return PyUnicode_FromString("<lazy_import>");
+    if (lz->lz_name == NULL) {
+        return PyUnicode_FromString("<lazy_import>");   /* cleared */
     }
-    return PyUnicode_FromFormat("<lazy_import '%U'>", lz->lz_fullname);
+    PyObject *fullname = _PyLazyImport_FullName(op);
+    if (fullname == NULL) {
+        return NULL;
+    }
+    return PyUnicode_FromFormat("<lazy_import '%U'>", fullname);
 }
 
 PyTypeObject _PyLazyImport_Type = {

@@ -59,6 +59,10 @@ dotted(PyObject *base, PyObject *name)
     return res;
 }
 
+/* Defined with the submodule bindings below. */
+static int get_imported(PyObject *name, PyObject **module);
+static int bind_submodules(PyLazyImportObject *lz, PyObject *module);
+
 int
 _PyImport_LazyImportsFlag(const PyConfig *config)
 {
@@ -270,25 +274,15 @@ is_import_system(PyObject *fullname, PyObject *fromlist)
    them: a monkeypatch in between (typeguard's import hook patches
    importlib._bootstrap_external.cache_from_source, which a lazy "from
    importlib.util import cache_from_source" would then resolve to).  Such a
-   statement runs now.  Returns 1, 0, or -1 with an exception set. */
+   statement runs now.  'module' is sys.modules[M] (borrowed) or NULL.
+   Returns 1, 0, or -1 with an exception set. */
 static int
-lazy_from_is_ready(PyThreadState *tstate, PyObject *fullname,
+lazy_from_is_ready(PyThreadState *tstate, PyObject *module,
                    PyObject *fromlist, PyObject *builtins)
 {
-    if (!PyTuple_Check(fromlist) || PyTuple_GET_SIZE(fromlist) == 0) {
-        return 0;
-    }
-    /* Not PyImport_GetModule(), which waits for a module that another
-       thread is importing: a lazy statement does not block. */
-    PyObject *module;
-    if (PyMapping_GetOptionalItem(PyImport_GetModuleDict(), fullname,
-                                  &module) <= 0)
-    {
-        return _PyErr_Occurred(tstate) ? -1 : 0;
-    }
     int r = 0;
     PyObject *spec = NULL, *func = NULL;
-    if (!PyModule_Check(module)) {
+    if (module == NULL || !PyModule_Check(module)) {
         goto done;
     }
     PyObject *dict = PyModule_GetDict(module);
@@ -324,7 +318,6 @@ lazy_from_is_ready(PyThreadState *tstate, PyObject *fullname,
 done:
     Py_XDECREF(func);
     Py_XDECREF(spec);
-    Py_DECREF(module);
     return r;
 }
 
@@ -495,30 +488,34 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
             goto eager;
         }
     }
+    /* A from-import's module, looked up once for what follows. */
+    PyObject *module = NULL;
     int ready = is_import_system(fullname, fromlist);
     if (ready) {
         eager = "import system";
     }
-    else {
-        ready = lazy_from_is_ready(tstate, fullname, fromlist, builtins);
+    else if (PyTuple_Check(fromlist) && PyTuple_GET_SIZE(fromlist) > 0) {
+        ready = get_imported(fullname, &module);
+        if (ready > 0) {
+            ready = lazy_from_is_ready(tstate, module, fromlist, builtins);
+        }
         eager = "names bound";
     }
     if (ready != 0) {
+        Py_XDECREF(module);
         r = ready;
         goto eager;
     }
     PyObject *lazy = _PyLazyImport_New(name, fullname, fromlist, level,
                                        globals, locals, builtins,
                                        code, addr);
-    if (lazy == NULL) {
+    if (lazy == NULL || bind_submodules(LAZY(lazy), module) < 0) {
+        Py_XDECREF(module);
         Py_DECREF(fullname);
+        Py_XDECREF(lazy);
         return NULL;
     }
-    if (_PyLazyImport_BindSubmodules(lazy) < 0) {
-        Py_DECREF(fullname);
-        Py_DECREF(lazy);
-        return NULL;
-    }
+    Py_XDECREF(module);
     if (_PyInterpreterState_GetConfig(interp)->verbose && code != NULL) {
         PyCodeObject *co = (PyCodeObject *)code;
         PySys_FormatStderr("# lazy import '%U' deferred (%U:%d)\n",
@@ -697,7 +694,27 @@ value_name(PyLazyImportObject *lz)
             return PyUnicode_Substring(lz->lz_fullname, 0, dot);
         }
     }
-    return Py_NewRef(lz->lz_fullname);
+    return Py_XNewRef(_PyLazyImport_FullName((PyObject *)lz));
+}
+
+/* A name import's full name is built when first needed (messages, the
+   import of a submodule of that name): most never need it, and building
+   it for each name of each deferred from-import cost a string each. */
+PyObject *
+_PyLazyImport_FullName(PyObject *lazy)
+{
+    PyLazyImportObject *lz = LAZY(lazy);
+    if (lz->lz_fullname == NULL) {
+        assert(lz->lz_parent != NULL);
+        PyObject *base = value_name(LAZY(lz->lz_parent));
+        if (base == NULL) {
+            return NULL;
+        }
+        lz->lz_fullname = PyUnicode_GET_LENGTH(base) == 0
+                          ? Py_NewRef(lz->lz_name) : dotted(base, lz->lz_name);
+        Py_DECREF(base);
+    }
+    return lz->lz_fullname;
 }
 
 /* lz_submodule of a reference to a submodule (a module import). */
@@ -754,30 +771,14 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
 {
     assert(PyLazyImport_CheckExact(parent));
     PyLazyImportObject *p = LAZY(parent);
-    PyObject *base = value_name(p);
-    if (base == NULL) {
-        return NULL;
-    }
-    PyObject *fullname;
-    if (PyUnicode_GET_LENGTH(base) == 0) {
-        fullname = Py_NewRef(name);
-    }
-    else {
-        fullname = dotted(base, name);
-    }
-    Py_DECREF(base);
-    if (fullname == NULL) {
-        return NULL;
-    }
-    PyObject *lz = _PyLazyImport_New(name, fullname, Py_None, p->lz_level,
+    PyObject *lz = _PyLazyImport_New(name, NULL, Py_None, p->lz_level,
                                      p->lz_globals, p->lz_locals,
                                      p->lz_builtins, p->lz_code, p->lz_addr);
-    Py_DECREF(fullname);
     if (lz == NULL) {
         return NULL;
     }
     LAZY(lz)->lz_parent = Py_NewRef(parent);
-    if (p->lz_parent == NULL && p->lz_fromlist != Py_None) {
+    if (p->lz_parent == NULL && p->lz_fromlist != Py_None && p->lz_loaded) {
         int r = lacks_name(p->lz_fullname, name);
         if (r < 0) {
             Py_DECREF(lz);
@@ -1087,18 +1088,17 @@ add_pending(PyObject *parent, PyObject *child, int kind,
 }
 
 /* The statement of 'lz' binds 'child' in the package 'parent': now if the
-   package is imported, when it is loaded otherwise.  'fullname' is
-   parent.child, or NULL to build it only if needed. */
+   package is imported ('package', sys.modules[parent], or NULL), when it
+   is loaded otherwise.  'fullname' is parent.child, or NULL to build it
+   only if needed. */
 static int
-bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
-          PyLazyImportObject *lz)
+bind_pair_in(PyObject *package, PyObject *parent, PyObject *child,
+             PyObject *fullname, int kind, PyLazyImportObject *lz)
 {
-    PyObject *package;
-    int r = get_imported(parent, &package);
-    if (r <= 0) {
-        return r < 0 ? -1 : add_pending(parent, child, kind, lz);
+    if (package == NULL) {
+        return add_pending(parent, child, kind, lz);
     }
-    r = kind == SUBMODULE_TENTATIVE ? provides_name(package, child) : 0;
+    int r = kind == SUBMODULE_TENTATIVE ? provides_name(package, child) : 0;
     if (r == 0) {
         PyObject *name = fullname ? Py_NewRef(fullname)
                                   : dotted(parent, child);
@@ -1107,8 +1107,21 @@ bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
                  : -1;
         Py_XDECREF(name);
     }
-    Py_DECREF(package);
     return r < 0 ? -1 : 0;
+}
+
+/* bind_pair_in() the package named 'parent', if it is imported. */
+static int
+bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
+          PyLazyImportObject *lz)
+{
+    PyObject *package;
+    if (get_imported(parent, &package) < 0) {
+        return -1;
+    }
+    int r = bind_pair_in(package, parent, child, fullname, kind, lz);
+    Py_XDECREF(package);
+    return r;
 }
 
 /* Call bind_pair() for each package of the dotted name 'fullname'. */
@@ -1127,7 +1140,8 @@ bind_dotted(PyObject *fullname, PyLazyImportObject *lz)
         }
         PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
         PyObject *child = PyUnicode_Substring(fullname, dot + 1, end);
-        PyObject *name = PyUnicode_Substring(fullname, 0, end);
+        PyObject *name = (end == len) ? Py_NewRef(fullname)
+                                      : PyUnicode_Substring(fullname, 0, end);
         int r = (parent && child && name)
             ? bind_pair(parent, child, name, SUBMODULE_DEFINITE, lz) : -1;
         Py_XDECREF(parent);
@@ -1141,23 +1155,33 @@ bind_dotted(PyObject *fullname, PyLazyImportObject *lz)
     return dot == -2 ? -1 : 0;
 }
 
-int
-_PyLazyImport_BindSubmodules(PyObject *lazy)
+/* The statement of 'lz' binds the submodules it names in their packages,
+   to lazy references, as the eager statement binds them (contract rule
+   49): now in the packages that are in sys.modules, and in the others when
+   the import system has loaded them (_PyLazyImport_ModuleLoaded()).
+   'module' is sys.modules[lz_fullname] for a from-import (or NULL), as
+   the statement found it.  Returns 0, or -1 with an exception set. */
+static int
+bind_submodules(PyLazyImportObject *lz, PyObject *module)
 {
-    PyLazyImportObject *lz = LAZY(lazy);
     if (bind_dotted(lz->lz_fullname, lz) < 0) {
         return -1;
     }
     if (lz->lz_fromlist == Py_None || !PyTuple_Check(lz->lz_fromlist)) {
         return 0;
     }
+    /* Its names need not be looked up in the module again to know that
+       it lacks them (_PyLazyImport_NewFrom()) when it was not there. */
+    lz->lz_loaded = (module != NULL);
+    if (PyUnicode_GET_LENGTH(lz->lz_fullname) == 0) {
+        return 0;
+    }
     /* "from a.b import c, d": a.b.c and a.b.d, if they are modules. */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lz->lz_fromlist); i++) {
         PyObject *item = PyTuple_GET_ITEM(lz->lz_fromlist, i);
         if (is_from_name(item)
-            && PyUnicode_GET_LENGTH(lz->lz_fullname)
-            && bind_pair(lz->lz_fullname, item, NULL, SUBMODULE_TENTATIVE,
-                         lz) < 0)
+            && bind_pair_in(module, lz->lz_fullname, item, NULL,
+                            SUBMODULE_TENTATIVE, lz) < 0)
         {
             return -1;
         }
@@ -1430,20 +1454,24 @@ has_import_hook(PyLazyImportObject *lz)
 static PyObject *
 import_submodule(PyLazyImportObject *lz)
 {
-    PyObject *mod = PyImport_GetModule(lz->lz_fullname);
+    PyObject *fullname = _PyLazyImport_FullName((PyObject *)lz);
+    if (fullname == NULL) {
+        return NULL;
+    }
+    PyObject *mod = PyImport_GetModule(fullname);
     if (mod != NULL || PyErr_Occurred()) {
         return mod;
     }
-    mod = PyImport_ImportModuleLevelObject(lz->lz_fullname, lz->lz_globals,
+    mod = PyImport_ImportModuleLevelObject(fullname, lz->lz_globals,
                                            NULL, NULL, 0);
     if (mod == NULL) {
-        if (is_missing_module(_PyThreadState_GET(), lz->lz_fullname)) {
+        if (is_missing_module(_PyThreadState_GET(), fullname)) {
             PyErr_Clear();
         }
         return NULL;
     }
     Py_DECREF(mod);
-    mod = PyImport_GetModule(lz->lz_fullname);
+    mod = PyImport_GetModule(fullname);
     return mod;
 }
 
@@ -1565,8 +1593,13 @@ resolve(PyLazyImportObject *lz)
     if (parent->lz_parent == NULL && parent->lz_fromlist != Py_None) {
         /* "from a import b, c": each name imports a with only its own
            name in the fromlist, so that using b does not import a.c. */
-        PyObject *fromlist = PyTuple_Pack(1, lz->lz_name);
-        if (fromlist == NULL) {
+        PyObject *fromlist = parent->lz_fromlist;
+        if (PyTuple_CheckExact(fromlist) && PyTuple_GET_SIZE(fromlist) == 1
+            && PyTuple_GET_ITEM(fromlist, 0) == lz->lz_name)
+        {
+            Py_INCREF(fromlist);    /* the usual single name */
+        }
+        else if ((fromlist = PyTuple_Pack(1, lz->lz_name)) == NULL) {
             return NULL;
         }
         from = import_module(parent, parent->lz_name, fromlist);
@@ -1627,6 +1660,12 @@ add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
     if (exc == NULL) {
         return;
     }
+    PyObject *fullname = _PyLazyImport_FullName((PyObject *)lz);
+    if (fullname == NULL) {
+        PyErr_Clear();
+        _PyErr_SetRaisedException(tstate, exc);
+        return;
+    }
     PyObject *filename = NULL, *modname = NULL;
     int lineno = -1;
     if (lz->lz_code != NULL) {
@@ -1644,13 +1683,13 @@ add_deferred_context(PyThreadState *tstate, PyLazyImportObject *lz)
     if (filename != NULL) {
         note = PyUnicode_FromFormat(
             "lazy import of '%U' was deferred at %U:%d in module %R",
-            lz->lz_fullname, filename, lineno,
+            fullname, filename, lineno,
             modname ? modname : Py_None);
     }
     else {
         note = PyUnicode_FromFormat(
             "lazy import of '%U' was deferred in module %R",
-            lz->lz_fullname, modname ? modname : Py_None);
+            fullname, modname ? modname : Py_None);
     }
     Py_XDECREF(modname);
     if (note != NULL && PyExceptionInstance_Check(exc)
@@ -1722,14 +1761,17 @@ cycle_error(PyThreadState *tstate, PyLazyImportObject *lz)
         if (!found) {
             continue;
         }
-        if ((item != lz && append_reader(names, item) < 0)
-            || PyList_Append(names, item->lz_fullname) < 0)
+        PyObject *itemname = _PyLazyImport_FullName((PyObject *)item);
+        if (itemname == NULL
+            || (item != lz && append_reader(names, item) < 0)
+            || PyList_Append(names, itemname) < 0)
         {
             goto done;
         }
     }
-    if (append_reader(names, lz) < 0
-        || PyList_Append(names, lz->lz_fullname) < 0)
+    PyObject *fullname = _PyLazyImport_FullName((PyObject *)lz);
+    if (fullname == NULL || append_reader(names, lz) < 0
+        || PyList_Append(names, fullname) < 0)
     {
         goto done;
     }
@@ -1743,11 +1785,11 @@ cycle_error(PyThreadState *tstate, PyLazyImportObject *lz)
         PyObject *msg = PyUnicode_FromFormat(
             "cannot resolve lazy import '%U' while it is being resolved "
             "(most likely due to a circular import: %U)",
-            lz->lz_fullname, chain);
+            fullname, chain);
         if (msg != NULL) {
             PyObject *exc = PyObject_CallOneArg(PyExc_ImportError, msg);
             if (exc != NULL) {
-                PyObject_SetAttr(exc, &_Py_ID(name), lz->lz_fullname);
+                PyObject_SetAttr(exc, &_Py_ID(name), fullname);
                 PyErr_SetObject(PyExc_ImportError, exc);
                 Py_DECREF(exc);
             }
@@ -1846,33 +1888,28 @@ is_own_module(PyLazyImportObject *parent, PyObject *dict)
     if (PyDict_GetItemRef(dict, &_Py_ID(__name__), &modname) <= 0) {
         return 0;
     }
-    int r = (PyUnicode_Check(modname)
-             && PyUnicode_Compare(modname, parent->lz_fullname) == 0);
+    PyObject *fullname = _PyLazyImport_FullName((PyObject *)parent);
+    int r = (fullname != NULL && PyUnicode_Check(modname)
+             && PyUnicode_Compare(modname, fullname) == 0);
     Py_DECREF(modname);
     return r;
 }
 
-int
-_PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name)
+/* Is 'value', found in 'dict', a lazy import that the current thread is
+   resolving?  Only "from P import name" run by P itself, while the import
+   system checks whether P already has the attribute: any other re-entry
+   is a cycle to report. */
+static int
+is_being_resolved(PyObject *dict, PyObject *value)
 {
-    if (dict == NULL || !PyDict_Check(dict)) {
+    PyLazyImportObject *lz = LAZY(value);
+    if (lz->lz_parent == NULL || lz->lz_globals != dict
+        || !is_resolving(_PyThreadState_GET(), value))
+    {
         return 0;
     }
     PyObject *exc = PyErr_GetRaisedException();
-    PyObject *value = NULL;
-    int found = 0;
-    /* Only "from P import name" run by P itself, while the import system
-       checks whether P already has the attribute: any other re-entry is a
-       cycle to report. */
-    if (_PyDict_GetItemRefNoResolve(dict, name, &value) > 0
-        && PyLazyImport_CheckExact(value)
-        && LAZY(value)->lz_parent != NULL
-        && LAZY(value)->lz_globals == dict
-        && is_own_module(LAZY(LAZY(value)->lz_parent), dict))
-    {
-        found = is_resolving(_PyThreadState_GET(), value);
-    }
-    Py_XDECREF(value);
+    int found = is_own_module(LAZY(lz->lz_parent), dict);
     PyErr_Clear();
     PyErr_SetRaisedException(exc);
     return found;
@@ -1889,16 +1926,17 @@ _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
     if (r <= 0) {
         return r;
     }
-    if (!PyLazyImport_CheckExact(value)) {
-        Py_DECREF(value);
-        return 0;
-    }
     PyObject *descr = _PyType_Lookup(Py_TYPE(module), name);
     if (descr != NULL && Py_TYPE(descr)->tp_descr_set != NULL) {
         Py_DECREF(value);
         return 0;  /* a data descriptor wins, as in a generic lookup */
     }
-    if (_PyLazyImport_IsBeingResolved(dict, name)) {
+    if (!PyLazyImport_CheckExact(value)) {
+        /* What the generic lookup would find, without a second look. */
+        *result = value;
+        return 1;
+    }
+    if (is_being_resolved(dict, value)) {
         Py_DECREF(value);
         return 2;
     }
@@ -1963,12 +2001,16 @@ _PyLazyImport_ResolveSelfImports(PyObject *target, PyObject *source)
     r = 0;
     for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(keys); i++) {
         PyObject *key = PyList_GET_ITEM(keys, i);
-        if (_PyLazyImport_IsBeingResolved(source, key)) {
-            continue;
-        }
         PyObject *value;
-        r = PyDict_GetItemRef(source, key, &value) < 0 ? -1 : 0;
+        r = _PyDict_GetItemRefNoResolve(source, key, &value);
+        int resolve = (r > 0 && PyLazyImport_CheckExact(value)
+                       && !is_being_resolved(source, value));
         Py_XDECREF(value);
+        if (resolve) {
+            r = PyDict_GetItemRef(source, key, &value);
+            Py_XDECREF(value);
+        }
+        r = r < 0 ? -1 : 0;
     }
     Py_DECREF(keys);
     return r;
@@ -1988,7 +2030,7 @@ _PyLazyImport_CarryStarName(PyObject *locals, PyObject *dict, PyObject *name)
     if (!PyLazyImport_CheckExact(value)
         /* Not bound yet while this thread resolves it: the generic path
            reports it missing, as during an eager import. */
-        || _PyLazyImport_IsBeingResolved(dict, name))
+        || is_being_resolved(dict, value))
     {
         Py_DECREF(value);
         return 0;

@@ -27,7 +27,9 @@ extern "C" {
 typedef struct {
     PyObject_HEAD
     PyObject *lz_name;
-    PyObject *lz_fullname;      /* absolute dotted name, for messages */
+    PyObject *lz_fullname;      /* absolute dotted name, for messages;
+                                   NULL for a name import until needed
+                                   (_PyLazyImport_FullName()) */
     PyObject *lz_fromlist;      /* module import: None or a tuple */
     PyObject *lz_level;         /* an int */
     PyObject *lz_parent;        /* name import: the lazy import it reads */
@@ -41,6 +43,8 @@ typedef struct {
                                    import would have taken the submodule;
                                    module import: nonzero for a reference
                                    to a submodule bound in its package */
+    int lz_loaded;              /* from-import: its module was in
+                                   sys.modules when the statement ran */
     PyObject *lz_value;         /* the result, once resolved */
     Py_ssize_t lz_serial;       /* identifies its statement to the observer
                                    (addresses are reused) */
@@ -60,6 +64,11 @@ extern PyObject * _PyLazyImport_New(
    (IMPORT_FROM).  Returns a new reference. */
 extern PyObject * _PyLazyImport_NewFrom(PyObject *parent, PyObject *name);
 
+/* The absolute name of what the lazy import 'lazy' imports ("a.b.c" for
+   the name c of "from a.b import c").  Returns a borrowed reference, or
+   NULL with an exception set. */
+extern PyObject * _PyLazyImport_FullName(PyObject *lazy);
+
 /* Run the deferred import.  Returns a new reference to the result, or
    NULL with an exception set.  The result is cached: resolving twice gives
    the same object.  An observer (trace function, debugger) reading a lazy
@@ -67,13 +76,6 @@ extern PyObject * _PyLazyImport_NewFrom(PyObject *parent, PyObject *name);
    the name is not bound yet, as during an eager import; callers treat the
    key as missing. */
 extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
-
-/* The statement of 'lazy' binds the submodules it names in their packages,
-   to lazy references, as the eager statement binds them (contract rule 49):
-   now in the packages that are in sys.modules, and in the others when the
-   import system has loaded them (_PyLazyImport_ModuleLoaded()).  Returns
-   0, or -1 with an exception set. */
-extern int _PyLazyImport_BindSubmodules(PyObject *lazy);
 
 /* The import system has loaded the module 'name': bind the submodules that
    lazy imports made while it was not imported.  Returns 0, or -1 with an
@@ -88,14 +90,14 @@ extern int _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name);
 extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                                         PyObject *fullname);
 
-/* Attribute lookup on a module whose dict may hold lazy imports: if
-   module.name is a lazy import (and no data descriptor of the type takes
-   precedence), resolve it.  Returns 1 with a new reference in *result, -1
-   with the exception of the resolution set (whatever it is: an
-   AttributeError raised by the module body is not "no such attribute"),
-   2 when the current thread is resolving that import (the attribute is
-   missing until it is done, as during an eager import), and 0 when it is
-   not a lazy import. */
+/* Attribute lookup on a module whose dict may hold lazy imports, for the
+   names its dict holds (and no data descriptor of the type takes
+   precedence): returns 1 with a new reference in *result, the value or
+   the result of resolving the lazy import found, -1 with the exception of
+   the resolution set (whatever it is: an AttributeError raised by the
+   module body is not "no such attribute"), 2 when the current thread is
+   resolving that import (the attribute is missing until it is done, as
+   during an eager import), and 0 when the generic lookup decides. */
 extern int _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
                                        PyObject **result);
 
@@ -109,17 +111,6 @@ extern int _PyLazyImport_WarningContext(PyThreadState *tstate,
                                         struct _PyInterpreterFrame *frame,
                                         PyObject **globals,
                                         PyObject **filename, int *lineno);
-
-/* Is the thread resolving a lazy import? */
-static inline int
-_PyLazyImport_IsResolving(PyThreadState *tstate)
-{
-    PyObject *stack = ((_PyThreadStateImpl *)tstate)->lazy_imports.resolving;
-    return stack != NULL && PyList_GET_SIZE(stack) > 0;
-}
-
-/* Is dict[name] a lazy import that the current thread is resolving? */
-extern int _PyLazyImport_IsBeingResolved(PyObject *dict, PyObject *name);
 
 /* A merge is about to copy the lazy imports of the dict 'source' into the
    namespace 'target' (update(), |=, dict(), {**d}): resolve, in the

@@ -371,8 +371,11 @@ class LazyObjectTests(LazyImportsTestCase):
         # method, and nothing done with it imports anything.
         files = {"pkg/__init__.py": 'print("exec", __name__)',
                  "pkg/sub.py": 'print("exec", __name__)'}
+        # A name's full name is built when first needed: repr() shows it.
         for statement, shown in (("import pkg.sub", "pkg.sub"),
-                                 ("import pkg", "pkg")):
+                                 ("import pkg", "pkg"),
+                                 ("from pkg import sub", "pkg.sub"),
+                                 ("import pkg.sub as alias", "pkg.sub")):
             with self.subTest(statement=statement):
                 result = self.run_code(GC_PROBE.format(statement=statement),
                                        lazy=True, files=files)
