@@ -18,6 +18,7 @@ import concurrent.futures
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -64,6 +65,25 @@ def benchmark_scripts(host):
     return found
 
 
+def install_vendored(pythons, scripts):
+    """Install the packages that benchmarks vendor (2to3's lib2to3) into each venv first.
+
+    run_benchmark.py installs them on first use: under callgrind that pip run would be
+    counted, and runs of several configurations at once would build in the same vendor
+    directory (setuptools builds in place) and fail."""
+    for script, _opts in scripts:
+        vendor = os.path.join(os.path.dirname(script), "vendor")
+        if not os.path.isdir(vendor):
+            continue
+        for python in dict.fromkeys(pythons.values()):
+            shutil.rmtree(os.path.join(vendor, "build"), ignore_errors=True)
+            ok = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", vendor],
+                                env=lazytools.clean_env(), capture_output=True, text=True)
+            shutil.rmtree(os.path.join(vendor, "build"), ignore_errors=True)
+            if ok.returncode != 0:
+                raise RuntimeError(f"{python}: cannot install {vendor}:\n{ok.stderr[-3000:]}")
+
+
 def count(python, script, opts, tmp, tag):
     outdir = os.path.join(tmp, tag)
     os.mkdir(outdir)
@@ -107,6 +127,7 @@ def main():
         sys.exit(f"bench-pyperformance-ir: unknown benchmarks: {', '.join(missing)}")
     print(f"bench-pyperformance-ir: {len(names)} benchmarks x {len(CONFIGS)} configurations "
           f"under callgrind", flush=True)
+    install_vendored(pythons, [known[n] for n in names])
     results = {n: {} for n in names}
     with tempfile.TemporaryDirectory(prefix="bench-ir-") as tmp, \
             concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
