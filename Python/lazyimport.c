@@ -240,7 +240,10 @@ is_import_system(PyObject *fullname, PyObject *fromlist)
         "importlib.util", "importlib.machinery", NULL};
     static const char *const libraries[] = {
         "metadata", "resources", "abc", "readers", "simple", NULL};
-    if (PyUnicode_Tailmatch(fullname, &_Py_ID(importlib), 0, 9, -1) != 1) {
+    if (PyUnicode_GET_LENGTH(fullname) < 9
+        || PyUnicode_READ_CHAR(fullname, 0) != 'i'
+        || PyUnicode_Tailmatch(fullname, &_Py_ID(importlib), 0, 9, -1) != 1)
+    {
         return 0;
     }
     int found = 0;
@@ -1074,15 +1077,13 @@ add_pending(PyObject *parent, PyObject *child, int kind,
         return -1;
     }
     PyObject *old;
-    int r = PyDict_GetItemRef(children, child, &old);
-    if (r > 0) {
-        r = (kind == SUBMODULE_DEFINITE
-             && pending_kind(parent, old) != kind) ? 0 : 1;
-        Py_DECREF(old);
-    }
-    if (r == 0) {
+    int r = PyDict_SetDefaultRef(children, child, (PyObject *)lz, &old);
+    if (r > 0 && old != (PyObject *)lz && kind == SUBMODULE_DEFINITE
+        && pending_kind(parent, old) != kind)
+    {
         r = PyDict_SetItem(children, child, (PyObject *)lz);
     }
+    Py_XDECREF(old);
     Py_DECREF(children);
     return r < 0 ? -1 : 0;
 }
