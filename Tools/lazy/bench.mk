@@ -83,8 +83,8 @@ bench-pyperformance-ir: build vanilla  ## the fast subset counted in instruction
 # global mode (-X lazy_imports=all) users compare with fork -L, and its venv of the
 # start-up corpus, $(BENCH)/venv-peer (bench_startup.py --peer-venv).  Optional: nothing
 # else depends on it, and make test does not build it.  PEER_TARBALL=path gives the tarball.
-PEER    := $(BUILD)/peer
-PY_PEER := $(PEER)/python
+PEER_DIR := $(BUILD)/peer
+PY_PEER := $(PEER_DIR)/python
 export PEER_TARBALL
 
 .PHONY: peer peer-python
@@ -92,7 +92,7 @@ export PEER_TARBALL
 peer: $(BENCH)/venv-peer/.ok  ## CPython 3.15.2 built like vanilla, $(BUILD)/peer/python, and $(BENCH)/venv-peer
 
 peer-python: deps  ## only the peer's interpreter, $(BUILD)/peer/python (fetch, check, build)
-	@sh $(T)/peer.sh $(PEER)
+	@sh $(T)/peer.sh $(PEER_DIR)
 
 # The corpus for the peer: the same pins, one of them under a marker.  backports.zstd has
 # no release for Python 3.14 or later (the standard library has compression.zstd there),
