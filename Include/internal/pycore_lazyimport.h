@@ -38,12 +38,12 @@ typedef struct {
     PyObject *lz_builtins;      /* builtins of the import statement */
     PyObject *lz_code;          /* where the statement is, or NULL */
     int lz_addr;                /* byte offset in lz_code */
-    int lz_submodule;           /* name import: the module lacked the name
-                                   when the statement ran, so an eager
-                                   import would have taken the submodule;
-                                   module import: nonzero for a reference
-                                   to a submodule bound in its package */
-    int lz_loaded;              /* from-import: its module was in
+    /* Name import: nonzero when the module lacked the name when the
+       statement ran, so an eager import would have taken the submodule;
+       module import: nonzero for a reference to a submodule bound in its
+       package (SUBMODULE_* in Python/lazyimport.c). */
+    unsigned char lz_submodule;
+    unsigned char lz_loaded;    /* from-import: its module was in
                                    sys.modules when the statement ran */
     PyObject *lz_value;         /* the result, once resolved */
     Py_ssize_t lz_serial;       /* identifies its statement to the observer
