@@ -2,14 +2,17 @@
 
     bench_micro.py [--vanilla PY] [--fork PY] [--out build/bench] [--only NAME,...] [-j 2]
 
-Every loop is generated as a small script, run under ``valgrind --tool=callgrind`` at two
-sizes N and 2N, and the loop's own cost is I(2N) - I(N): start-up, imports, the first
-(specializing) iterations and the first resolution of lazy names cancel out.  Three
-configurations: vanilla 3.13.5, the fork without -L, and the fork with -L (steady state after
-the first use of each lazy name).  Instruction counts do not depend on the machine's load.
+Every loop is generated as a small script and run by bench/micro/driver.py under
+``valgrind --tool=callgrind``: set up, warmed up (specialization, the first resolution of lazy
+names), then counted alone between two client requests that zero and dump the counters.
+Each loop runs in a process of its own, so that its count does not depend on the heap that
+the loops before it left (allocation-heavy loops moved by a few percent with their
+neighbours).  Three configurations: vanilla 3.13.5, the fork without -L, and the fork with -L
+(steady state after the first use of each lazy name).  Instruction counts do not depend on
+the machine's load.
 
 The script also measures what a lazy import costs: N synthetic modules imported eagerly vs
-lazily (and then used once), and lazily without use, again as I(2N) - I(N) per module.
+lazily (and then used once), and lazily without use, per module.
 """
 import argparse
 import concurrent.futures
@@ -117,9 +120,9 @@ def first_access_entries(tmp, pythons):
     return entries
 
 
-def run_config(cfg, pythons, spec_path, so, tmp):
+def run_config(cfg, pythons, spec_path, so, tmp, tag):
     py, *flags = pythons[cfg]
-    outdir = os.path.join(tmp, "cg-" + cfg)
+    outdir = os.path.join(tmp, f"cg-{cfg}-{tag}")
     os.mkdir(outdir)
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(outdir, "cg.out"),
            py, *flags, DRIVER, so, spec_path]
@@ -138,7 +141,7 @@ def run_config(cfg, pythons, spec_path, so, tmp):
                     total = int(line.split()[1])
         if name is not None and total is not None:
             counts[name] = total
-    return cfg, counts
+    return counts
 
 
 def measure(pythons, names, scale, jobs, out, first_access=True, loops=True):
@@ -152,20 +155,26 @@ def measure(pythons, names, scale, jobs, out, first_access=True, loops=True):
                              "setup": setup, "body": body, "unroll": UNROLL})
         if first_access:
             spec += first_access_entries(os.path.join(tmp, "fa"), pythons)
-        spec_path = os.path.join(tmp, "spec.json")
-        with open(spec_path, "w") as f:
-            json.dump(spec, f)
+        # One process per entry and configuration; each subtracts its own empty region.
+        runs = {}
         with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-            res = dict(f.result() for f in [ex.submit(run_config, c, pythons, spec_path, so, tmp)
-                                            for c in CONFIGS])
-    empty = {c: res[c].get("_empty", 0) for c in CONFIGS}
+            for k, e in enumerate(spec):
+                spec_path = os.path.join(tmp, f"spec{k}.json")
+                with open(spec_path, "w") as f:
+                    json.dump([e], f)
+                for c in CONFIGS:
+                    runs[e["name"], c] = ex.submit(run_config, c, pythons, spec_path, so, tmp,
+                                                   str(k))
+            counts = {key: fut.result() for key, fut in runs.items()}
+    empty = {c: max(counts[e["name"], c].get("_empty", 0) for e in spec) for c in CONFIGS}
     table = {}
     for e in spec:
         table[e["name"]] = {"n": e.get("n")}
         for c in CONFIGS:
-            if e["name"] not in res[c]:
+            got = counts[e["name"], c]
+            if e["name"] not in got:
                 raise RuntimeError(f"{c}: no counts for {e['name']}")
-            table[e["name"]][c] = res[c][e["name"]] - empty[c]
+            table[e["name"]][c] = got[e["name"]] - got.get("_empty", 0)
     return table, empty
 
 
