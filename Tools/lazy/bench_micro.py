@@ -85,7 +85,7 @@ DRIVER = os.path.join(lazytools.ROOT, "bench", "micro", "driver.py")
 CGCTL_C = os.path.join(lazytools.ROOT, "bench", "micro", "cgctl.c")
 CONFIGS = lazytools.CONFIGS
 FA_COUNT = 200
-FA_KINDS = ("import+use", "from+use", "import only")
+FA_KINDS = ("import+use", "from+use", "import only", "top import+use", "top from+use")
 
 
 def build_cgctl(out):
@@ -96,16 +96,30 @@ def build_cgctl(out):
 
 
 def first_access_entries(tmp, pythons):
-    """One package of FA_COUNT one-line modules per pattern (a module imports only once)."""
+    """FA_COUNT one-line modules per pattern, in a package or at the top level (a module
+    imports only once)."""
     entries = []
+    os.makedirs(tmp)
     for k, kind in enumerate(FA_KINDS):
-        pkg = os.path.join(tmp, f"fa{k}")
-        os.makedirs(pkg)
-        open(os.path.join(pkg, "__init__.py"), "w").close()
-        for i in range(FA_COUNT):
-            with open(os.path.join(pkg, f"m{i}.py"), "w") as f:
-                f.write(f"X = {i}\n")
-        if kind == "import+use":
+        if kind.startswith("top "):
+            # Top-level modules: no package to bind them in (contract rule 49).
+            for i in range(FA_COUNT):
+                with open(os.path.join(tmp, f"fa{k}_{i}.py"), "w") as f:
+                    f.write(f"X = {i}\n")
+        else:
+            pkg = os.path.join(tmp, f"fa{k}")
+            os.makedirs(pkg)
+            open(os.path.join(pkg, "__init__.py"), "w").close()
+            for i in range(FA_COUNT):
+                with open(os.path.join(pkg, f"m{i}.py"), "w") as f:
+                    f.write(f"X = {i}\n")
+        if kind == "top import+use":
+            code = "".join(f"import fa{k}_{i}\n" for i in range(FA_COUNT))
+            code += "".join(f"fa{k}_{i}.X\n" for i in range(FA_COUNT))
+        elif kind == "top from+use":
+            code = "".join(f"from fa{k}_{i} import X as x{i}\n" for i in range(FA_COUNT))
+            code += "".join(f"x{i}\n" for i in range(FA_COUNT))
+        elif kind == "import+use":
             code = "".join(f"import fa{k}.m{i}\n" for i in range(FA_COUNT))
             code += "".join(f"fa{k}.m{i}.X\n" for i in range(FA_COUNT))
         elif kind == "from+use":
@@ -221,11 +235,12 @@ def main():
     if not args.no_first_access:
         lines.append("")
         lines.append(f"import cost per module, Ir ({FA_COUNT} one-line modules, first import):")
-        lines.append(f"{'pattern':14} {'vanilla':>10} {'fork':>10} {'fork-L':>10} {'fork-L - fork':>14}")
+        lines.append(f"{'pattern':16} {'vanilla':>10} {'fork':>10} {'fork-L':>10} {'fork-L - fork':>14}"
+                     f" {'':>8}")
         for kind in FA_KINDS:
             r = {c: table["fa:" + kind][c] / FA_COUNT for c in CONFIGS}
-            lines.append(f"{kind:14} {r['vanilla']:>10.0f} {r['fork']:>10.0f} {r['fork-L']:>10.0f} "
-                         f"{r['fork-L'] - r['fork']:>+14.0f}")
+            lines.append(f"{kind:16} {r['vanilla']:>10.0f} {r['fork']:>10.0f} {r['fork-L']:>10.0f} "
+                         f"{r['fork-L'] - r['fork']:>+14.0f} {fmt_ratio(r['fork-L'], r['fork']):>8}")
     if os.stat(args.fork).st_mtime != fork_mtime:
         lines.append(f"WARNING: {args.fork} was rebuilt during the run; the results mix two builds")
     text = "\n".join(lines)
