@@ -12,7 +12,8 @@ neighbours).  Three configurations: vanilla 3.13.5, the fork without -L, and the
 the machine's load.
 
 The script also measures what a lazy import costs: N synthetic modules imported eagerly vs
-lazily (and then used once), and lazily without use, per module.
+lazily (and then used once), and lazily without use, per module; and the instructions of the
+whole ``python -c pass`` process (with ``-I`` and ``-S`` too), the interpreter's own start-up.
 """
 import argparse
 import concurrent.futures
@@ -192,6 +193,36 @@ def measure(pythons, names, scale, jobs, out, first_access=True, loops=True):
     return table, empty
 
 
+# Whole-process instruction counts of an empty program: the interpreter's own start-up.
+# "-S" skips site, which leaves only the codec machinery's imports, all of them used.
+STARTUP_VARIANTS = {"-c pass": [], "-I -c pass": ["-I"], "-S -c pass": ["-S"]}
+
+
+def run_startup(cfg, pythons, flags, tmp, tag):
+    """Program total of ``python FLAGS -c pass`` under callgrind, in the clean environment."""
+    py, *config_flags = pythons[cfg]
+    out = os.path.join(tmp, f"startup-{cfg}-{tag}.out")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+           py, *config_flags, *flags, "-c", "pass"]
+    r = subprocess.run(cmd, env=lazytools.clean_env(PYTHONHASHSEED="0"), capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-3000:]}")
+    with open(out) as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise RuntimeError(f"no total in {out}")
+
+
+def measure_startup(pythons, jobs):
+    with tempfile.TemporaryDirectory(prefix="bench-startup-ir-") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        runs = {(v, c): ex.submit(run_startup, c, pythons, flags, tmp, str(k))
+                for k, (v, flags) in enumerate(STARTUP_VARIANTS.items()) for c in CONFIGS}
+        return {v: {c: runs[v, c].result() for c in CONFIGS} for v in STARTUP_VARIANTS}
+
+
 def fmt_ratio(a, b):
     return f"{(a / b - 1) * 100:+7.2f}%"
 
@@ -218,6 +249,7 @@ def main():
           f"configuration (fork {rev})", flush=True)
     table, empty = measure(pythons, names, args.scale, args.jobs, args.out,
                            first_access=not args.no_first_access, loops=do_loops)
+    startup = measure_startup(pythons, args.jobs) if not args.no_first_access else {}
     lines = []
     if do_loops:
         lines.append(f"{'loop':26} {'N':>7} {'Ir/stmt vanilla':>16} {'fork/vanilla':>13} "
@@ -241,13 +273,22 @@ def main():
             r = {c: table["fa:" + kind][c] / FA_COUNT for c in CONFIGS}
             lines.append(f"{kind:16} {r['vanilla']:>10.0f} {r['fork']:>10.0f} {r['fork-L']:>10.0f} "
                          f"{r['fork-L'] - r['fork']:>+14.0f} {fmt_ratio(r['fork-L'], r['fork']):>8}")
+    if startup:
+        lines.append("")
+        lines.append("start-up, Ir of the whole process (clean environment):")
+        lines.append(f"{'command':16} {'vanilla':>12} {'fork':>12} {'fork-L':>12} "
+                     f"{'fork/vanilla':>13} {'fork-L/fork':>12}")
+        for v, r in startup.items():
+            lines.append(f"{v:16} {r['vanilla']:>12,} {r['fork']:>12,} {r['fork-L']:>12,} "
+                         f"{fmt_ratio(r['fork'], r['vanilla']):>13} "
+                         f"{fmt_ratio(r['fork-L'], r['fork']):>12}")
     if os.stat(args.fork).st_mtime != fork_mtime:
         lines.append(f"WARNING: {args.fork} was rebuilt during the run; the results mix two builds")
     text = "\n".join(lines)
     print(text)
     lazytools.write_report(args.out, "micro" if do_loops else "first-access", f"fork {rev}\n{text}",
                  {"fork_version": rev, "unroll": UNROLL, "scale": args.scale,
-                  "empty_region": empty, "counts": table})
+                  "empty_region": empty, "counts": table, "startup": startup})
 
 
 if __name__ == "__main__":
