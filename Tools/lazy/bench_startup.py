@@ -45,13 +45,21 @@ WORK = os.path.join(lazytools.ROOT, "bench", "startup", "work")
 GROUPS = ("version", "work")
 
 
-def job(group, tool, name, argv, env=None, collect=(), subst=()):
+def job(group, tool, name, argv, env=None, collect=(), subst=(), excluding=()):
     """One command of the table.  argv follows the venv's python; "{bin}" is the venv's bin
     directory.  Work jobs only: env is added to the run's environment ("{cwd}" is the run's
     directory), collect names files (relative to it) whose text is compared as output after
-    the run, subst holds (regex, replacement) pairs applied to the output before comparing."""
+    the run, subst holds (regex, replacement) pairs applied to the output before comparing.
+    excluding names the modules a lazy run imports eagerly, as the tool's maintainer adopting
+    -L would set them (bench/startup/sitecustomize.py applies them)."""
     return {"group": group, "tool": tool, "name": name, "argv": argv, "env": env or {},
-            "collect": list(collect), "subst": list(subst)}
+            "collect": list(collect), "subst": list(subst), "excluding": list(excluding)}
+
+
+# httpie's colors.py reads pygments.formatter in an annotation, a module that only the
+# (deferred) import of pygments.formatters.terminal loads; `python -m importlib.lazy check`
+# proposes this setting for it.
+HTTP_EXCLUDING = ["pygments.formatters.terminal"]
 
 
 FLOOR = job("floor", "python", "floor (-c pass)", ["-c", "pass"])
@@ -60,7 +68,8 @@ JOBS = [
     # -- version: start-up and little else, from an empty directory
     job("version", "black", "black --code", ["{bin}/black", "--code", "x = [1,2]\n"]),
     job("version", "http", "http --offline",
-        ["{bin}/http", "--ignore-stdin", "--offline", "example.org", "a=b"]),
+        ["{bin}/http", "--ignore-stdin", "--offline", "example.org", "a=b"],
+        excluding=HTTP_EXCLUDING),
     job("version", "pip", "pip list", ["{bin}/pip", "list"]),
     job("version", "sphinx", "sphinx-build --version", ["{bin}/sphinx-build", "--version"]),
     job("version", "pytest", "pytest --version", ["{bin}/pytest", "--version"]),
@@ -78,7 +87,8 @@ JOBS = [
     job("work", "http", "http --offline PUT json",
         ["{bin}/http", "--ignore-stdin", "--offline", "--pretty=all", "--style=monokai",
          "--print=HB", "PUT", "https://api.example.org/v1/runs/42?verbose=1",
-         "Authorization:Bearer token", "X-Bench:work", "run:=@request.json", "note=@README.rst"]),
+         "Authorization:Bearer token", "X-Bench:work", "run:=@request.json", "note=@README.rst"],
+        excluding=HTTP_EXCLUDING),
     job("work", "sphinx", "sphinx-build -b html", ["{bin}/sphinx-build", "-q", "-b", "html",
                                                    "docs", "out"],
         collect=["out/index.html"]),
@@ -135,6 +145,8 @@ def run_once(venv, flags, j, cwd, env, trace=False):
     env = dict(env, BENCH_STARTUP_STATS=stats)
     if trace:
         env["BENCH_STARTUP_TRACE"] = "1"
+    if j["excluding"]:
+        env["BENCH_LAZY_EXCLUDING"] = ",".join(j["excluding"])
     root = None
     if j["group"] == "work":
         root = tempfile.mkdtemp(prefix="bench-work-")
@@ -499,6 +511,12 @@ def report(rows, jobs, configs, args, rev, peer_rev, warnings):
                       "-X lazy_imports=all (peer-L), beside fork and fork -L", ""]
             t, summary[g]["peer"] = peer_table(g, grows, floor)
             lines += t
+    adopted = [j for j in jobs if j["excluding"]]
+    if adopted:
+        lines.append("")
+        lines.append("run with the setting a maintainer adopting -L would make (lazy runs only):")
+        for j in adopted:
+            lines.append(f"  {j['name']}: excluding={j['excluding']}")
     for row in rows:
         if not row["identical_fork_L"]:
             lines.append(f"\noutput differs between fork and fork -L: {row['tool']}"

@@ -5,8 +5,20 @@
 # imported, the first frame outside the import machinery (the line that forced it).
 # Only `sys` and `os` (already imported at start-up) and the built-in `atexit` are used, so
 # the hook defeats no laziness.
+# BENCH_LAZY_EXCLUDING (comma-separated module names) is the setting a tool's maintainer
+# adopting -L would make at the program's start: applied only when lazy imports are on (the
+# fork's importlib.set_lazy_imports(excluding=...), or the peer's filter with the same names).
 import os
 import sys
+
+_excluding = os.environ.get("BENCH_LAZY_EXCLUDING")
+if _excluding:
+    _excluded = frozenset(_excluding.split(","))
+    if getattr(sys.flags, "lazy_imports", False):
+        import importlib
+        importlib.set_lazy_imports(excluding=_excluded)
+    elif getattr(sys, "get_lazy_imports", lambda: None)() == "all":
+        sys.set_lazy_imports_filter(lambda importer, name, fromlist: name not in _excluded)
 
 _stats = os.environ.get("BENCH_STARTUP_STATS")
 if _stats:
