@@ -31,6 +31,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_submodule = 0;
     lz->lz_loaded = 0;
     lz->lz_value = NULL;
+    lz->lz_package = NULL;
     lz->lz_serial = ++_PyInterpreterState_GET()->imports.lazy.serial;
     _PyObject_GC_TRACK(lz);
     return (PyObject *)lz;
@@ -50,6 +51,7 @@ lazy_import_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(lz->lz_builtins);
     Py_VISIT(lz->lz_code);
     Py_VISIT(lz->lz_value);
+    Py_VISIT(lz->lz_package);
     return 0;
 }
 
@@ -67,6 +69,11 @@ lazy_import_clear(PyObject *op)
     Py_CLEAR(lz->lz_builtins);
     Py_CLEAR(lz->lz_code);
     Py_CLEAR(lz->lz_value);
+    if (lz->lz_package != NULL) {
+        /* Garbage with its package: nothing to remember. */
+        _PyInterpreterState_GET()->imports.lazy.nbound--;
+        Py_CLEAR(lz->lz_package);
+    }
     return 0;
 }
 
@@ -74,6 +81,9 @@ static void
 lazy_import_dealloc(PyObject *op)
 {
     PyObject_GC_UnTrack(op);
+    if (LAZY(op)->lz_package != NULL) {
+        _PyLazyImport_Dropped(op);
+    }
     (void)lazy_import_clear(op);
     PyObject_GC_Del(op);
 }

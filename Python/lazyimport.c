@@ -809,8 +809,11 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
 
    Once the submodule is loaded, the import system binds it in the package
    itself, unless the package rebound or deleted the name after the lazy
-   binding (eagerly that came after the binding, so it stays): the full
-   names bound lazily are remembered until then.  A submodule bound so
+   binding (eagerly that came after the binding, so it stays).  Each lazy
+   reference bound so knows its package (lz_package) until then, and tells
+   when the package drops it; only the names dropped so, or carried
+   elsewhere by a copy, are remembered until the submodule is loaded (see
+   note_escaped()).  A submodule bound so
    counts as imported for later statements, as it would be eagerly: each
    is bound once, and what is kept for it (the statement's namespace, for
    a replaced __import__ and the error notes) is bounded by the number of
@@ -832,7 +835,7 @@ get_imported(PyObject *name, PyObject **module)
 }
 
 /* Give back the table of a registry (interp->imports.lazy.pending or
-   .bound) that removals left sparse: a dict never shrinks on deletion, and
+   .escaped) that removals left sparse: a dict never shrinks on deletion, and
    one that held an entry per deferred import of a large package would
    keep that table for the rest of the process, where eager imports keep
    nothing.  An empty registry is cleared; one that fills less than a 32nd
@@ -861,39 +864,185 @@ compact_registry(PyObject *dict)
     }
 }
 
-/* Has a lazy import bound the submodule 'fullname' in 'package', and the
-   import system not loaded it yet?  (interp->imports.lazy.bound maps the
-   full name to the package it was bound in.)  Returns 1, 0, or -1 with an
+/* Forget the escaped binding of 'fullname' (see note_escaped()).  Returns
+   the package it was bound in (a new reference) or NULL, without an
    exception set. */
-static int
-is_bound(PyObject *fullname, PyObject *package)
-{
-    PyObject *bound = _PyInterpreterState_GET()->imports.lazy.bound;
-    PyObject *in;
-    if (bound == NULL || PyDict_GetItemRef(bound, fullname, &in) <= 0) {
-        return PyErr_Occurred() ? -1 : 0;
-    }
-    Py_DECREF(in);
-    return in == package;
-}
-
-/* Forget the binding of 'fullname'.  Returns the package it was bound in
-   (a new reference) or NULL, without an exception set. */
 static PyObject *
-forget_bound(PyObject *fullname)
+forget_escaped(PyObject *fullname)
 {
-    PyInterpreterState *interp = _PyInterpreterState_GET();
-    PyObject *package = NULL;
-    if (interp->imports.lazy.bound != NULL) {
-        int r = PyDict_Pop(interp->imports.lazy.bound, fullname, &package);
+    PyObject *escaped = _PyInterpreterState_GET()->imports.lazy.escaped;
+    PyObject *ref = NULL, *package = NULL;
+    if (escaped != NULL && PyDict_GET_SIZE(escaped) > 0) {
+        int r = PyDict_Pop(escaped, fullname, &ref);
+        if (r > 0) {
+            compact_registry(escaped);
+            r = PyWeakref_GetRef(ref, &package);
+            Py_DECREF(ref);
+        }
         if (r < 0) {
             PyErr_Clear();
         }
-        else if (r > 0) {
-            compact_registry(interp->imports.lazy.bound);
-        }
     }
     return package;
+}
+
+/* The lazy reference 'lz' no longer stands for a binding that the import
+   system replaces when it loads the submodule: that happened, or the
+   reference is resolved, or the submodule does not exist. */
+static void
+unbind(PyLazyImportObject *lz)
+{
+    if (lz->lz_package != NULL) {
+        _PyInterpreterState_GET()->imports.lazy.nbound--;
+        Py_CLEAR(lz->lz_package);
+        Py_XDECREF(forget_escaped(lz->lz_fullname));
+    }
+}
+
+/* Is 'value' the lazy reference bound to the submodule 'fullname' in
+   'package', the submodule not loaded yet? */
+static int
+is_bound_reference(PyObject *value, PyObject *package, PyObject *fullname)
+{
+    return (value != NULL && PyLazyImport_CheckExact(value)
+            && LAZY(value)->lz_package == package
+            && (LAZY(value)->lz_fullname == fullname
+                || _PyUnicode_Equal(LAZY(value)->lz_fullname, fullname)));
+}
+
+/* Has a lazy import bound the submodule 'fullname' in the module 'package'
+   as 'child', and the import system not loaded it yet?  The binding is
+   there, or it escaped (see note_escaped()).  A definite binding wins over
+   a tentative one: 'kind' is the one asked for.  Returns 1, 0, or -1 with
+   an exception set. */
+static int
+is_bound(PyObject *package, PyObject *child, PyObject *fullname, int kind)
+{
+    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    PyObject *value;
+    int r = 0;
+    if (state->nbound > 0) {
+        r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(package), child,
+                                        &value);
+        if (r > 0) {
+            r = is_bound_reference(value, package, fullname);
+            if (r && kind == SUBMODULE_DEFINITE) {
+                LAZY(value)->lz_submodule = SUBMODULE_DEFINITE;
+            }
+            Py_DECREF(value);
+        }
+    }
+    if (r == 0 && state->escaped != NULL
+        && PyDict_GET_SIZE(state->escaped) > 0)
+    {
+        r = PyDict_GetItemRef(state->escaped, fullname, &value);
+        if (r > 0) {
+            PyObject *in;
+            r = PyWeakref_GetRef(value, &in);
+            Py_DECREF(value);
+            Py_XDECREF(in);
+            r = (r < 0) ? -1 : (in == package);
+        }
+    }
+    return r;
+}
+
+/* The lazy reference 'lz', bound in its package, may not stay there: the
+   package may drop it (rebind or delete the name), or a copy of the
+   namespace or a star import carry it elsewhere, where its deallocation
+   no longer tells that the package dropped it.  Remember the binding, by
+   name (interp->imports.lazy.escaped), until the import system loads the
+   submodule: the package's own value then stays
+   (_PyLazyImport_KeepsAttribute()), and later statements do not bind the
+   submodule again.  Returns 0, or -1 with an exception set. */
+static int
+note_escaped(PyLazyImportObject *lz)
+{
+    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    if (state->escaped == NULL && (state->escaped = PyDict_New()) == NULL) {
+        return -1;
+    }
+    /* Weakly: a package that is gone from sys.modules and from everywhere
+       else goes, as it does eagerly. */
+    PyObject *ref = PyWeakref_NewRef(lz->lz_package, NULL);
+    if (ref == NULL) {
+        return -1;
+    }
+    int r = PyDict_SetItem(state->escaped, lz->lz_fullname, ref);
+    Py_DECREF(ref);
+    return r;
+}
+
+int
+_PyLazyImport_Carried(PyObject *source)
+{
+    if (_PyInterpreterState_GET()->imports.lazy.nbound == 0) {
+        return 0;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (_PyDict_Next(source, &pos, &key, &value, NULL)) {
+        if (PyLazyImport_CheckExact(value) && LAZY(value)->lz_package != NULL
+            && note_escaped(LAZY(value)) < 0)
+        {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The package of the bound reference 'lz' dropped it: remember that,
+   unless the package is no longer the one the import system would bind
+   the submodule in (the garbage collector destroying it, say) or the
+   submodule is loaded.  Returns 0, or -1 with an exception set. */
+static int
+note_dropped(PyInterpreterState *interp, PyLazyImportObject *lz)
+{
+    PyObject *modules = interp->imports.modules;
+    if (_PyInterpreterState_GetFinalizing(interp) != NULL
+        || modules == NULL || !PyDict_CheckExact(modules))
+    {
+        return 0;
+    }
+    PyObject *fullname = lz->lz_fullname;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, -1);
+    if (dot < 0) {
+        return dot == -2 ? -1 : 0;
+    }
+    int r = PyDict_Contains(modules, fullname);
+    if (r != 0) {
+        return r < 0 ? -1 : 0;
+    }
+    PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
+    if (parent == NULL) {
+        return -1;
+    }
+    PyObject *in;
+    r = PyDict_GetItemRef(modules, parent, &in);
+    Py_DECREF(parent);
+    if (r <= 0) {
+        return r;
+    }
+    Py_DECREF(in);
+    return (in == lz->lz_package) ? note_escaped(lz) : 0;
+}
+
+void
+_PyLazyImport_Dropped(PyObject *lazy)
+{
+    PyLazyImportObject *lz = LAZY(lazy);
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    assert(lz->lz_package != NULL && lz->lz_fullname != NULL);
+    PyObject *exc = PyErr_GetRaisedException();
+    if (note_dropped(interp, lz) < 0) {
+        PyErr_FormatUnraisable("Exception ignored while remembering that "
+                               "a package rebound its submodule %R",
+                               lz->lz_fullname);
+    }
+    PyErr_SetRaisedException(exc);
+    interp->imports.lazy.nbound--;
+    Py_CLEAR(lz->lz_package);
 }
 
 /* May the package 'package' provide the name 'child' itself: is it a
@@ -945,23 +1094,15 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
             Py_CLEAR(sub);
         }
     }
+    if (r == 0 && !PyModule_Check(package)) {
+        return 0;
+    }
     if (r == 0) {
-        r = is_bound(fullname, package);
+        r = is_bound(package, child, fullname, kind);
     }
     if (r != 0) {
         Py_XDECREF(sub);
         return r < 0 ? -1 : 0;
-    }
-    if (!PyModule_Check(package)) {
-        return 0;
-    }
-    PyObject *dict = PyModule_GetDict(package);
-    PyInterpreterState *interp = _PyInterpreterState_GET();
-    if (interp->imports.lazy.bound == NULL) {
-        interp->imports.lazy.bound = PyDict_New();
-        if (interp->imports.lazy.bound == NULL) {
-            return -1;
-        }
     }
     PyObject *ref = _PyLazyImport_New(fullname, fullname, Py_None,
                                       _PyLong_GetZero(), globals, NULL,
@@ -970,26 +1111,25 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
         return -1;
     }
     LAZY(ref)->lz_submodule = kind;
-    r = PyDict_SetItem(interp->imports.lazy.bound, fullname, package);
-    if (r == 0) {
-        /* Interned, as setattr() interns the name when the import system
-           binds the submodule: the key stays when the value is replaced. */
-        Py_INCREF(child);
-        PyUnicode_InternInPlace(&child);
-        r = _PyDict_SetLazyItem(dict, child, ref);
-        Py_DECREF(child);
-    }
+    LAZY(ref)->lz_package = Py_NewRef(package);
+    _PyInterpreterState_GET()->imports.lazy.nbound++;
+    /* Interned, as setattr() interns the name when the import system binds
+       the submodule: the key stays when the value is replaced. */
+    Py_INCREF(child);
+    PyUnicode_InternInPlace(&child);
+    r = _PyDict_SetLazyItem(PyModule_GetDict(package), child, ref);
+    Py_DECREF(child);
     Py_DECREF(ref);
     return r;
 }
 
-/* A pending binding, interp->imports.lazy.pending[parent][child], is the
-   lazy module import whose statement makes it: a definite one for a
-   package of its module (see bind_dotted(): 'parent' is shorter than
-   lz_fullname), a tentative one for a name of its fromlist ('parent' is
-   lz_fullname).  pending[parent] is a dict of them, or, for the common
-   "from parent import x, y" of a module that nothing else binds in, the
-   statement itself, standing for each name of its fromlist. */
+/* A pending binding is the lazy module import whose statement makes it,
+   in interp->imports.lazy.pending[parent]: the statement, or a list of them
+   in statement order.  It is a definite binding of the child of 'parent'
+   in its module name (see bind_dotted(): 'parent' is shorter than
+   lz_fullname), or tentative ones of the names of its fromlist ('parent'
+   is lz_fullname).  The names are taken from the statement when the
+   package is loaded: a statement costs no more than an entry. */
 static int
 pending_kind(PyObject *parent, PyObject *entry)
 {
@@ -1007,51 +1147,10 @@ is_from_name(PyObject *item)
                 && PyUnicode_READ_CHAR(item, 0) == '*');
 }
 
-/* pending[parent] as a dict (see above).  Returns a new reference, or NULL
-   with an exception set. */
-static PyObject *
-pending_children(PyObject *pending, PyObject *parent)
-{
-    PyObject *children;
-    int r = PyDict_GetItemRef(pending, parent, &children);
-    if (r < 0) {
-        return NULL;
-    }
-    if (r > 0 && PyDict_CheckExact(children)) {
-        return children;
-    }
-    PyObject *single = children;
-    children = PyDict_New();
-    if (children == NULL) {
-        Py_XDECREF(single);
-        return NULL;
-    }
-    if (single != NULL) {
-        PyObject *fromlist = LAZY(single)->lz_fromlist;
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
-            PyObject *item = PyTuple_GET_ITEM(fromlist, i);
-            if (is_from_name(item)
-                && PyDict_SetItem(children, item, single) < 0)
-            {
-                Py_DECREF(single);
-                Py_DECREF(children);
-                return NULL;
-            }
-        }
-        Py_DECREF(single);
-    }
-    if (PyDict_SetItem(pending, parent, children) < 0) {
-        Py_DECREF(children);
-        return NULL;
-    }
-    return children;
-}
-
-/* Remember to bind 'child' in the package 'parent' when it is loaded.  A
-   definite binding wins over a tentative one. */
+/* Remember that the statement of 'lz' binds in the package 'parent' when
+   it is loaded. */
 static int
-add_pending(PyObject *parent, PyObject *child, int kind,
-            PyLazyImportObject *lz)
+add_pending(PyObject *parent, PyLazyImportObject *lz)
 {
     PyInterpreterState *interp = _PyInterpreterState_GET();
     PyObject *pending = interp->imports.lazy.pending;
@@ -1061,43 +1160,41 @@ add_pending(PyObject *parent, PyObject *child, int kind,
             return -1;
         }
     }
-    assert(pending_kind(parent, (PyObject *)lz) == kind);
-    if (kind == SUBMODULE_TENTATIVE) {
-        /* The statement stands for all its names. */
-        PyObject *old;
-        int r = PyDict_SetDefaultRef(pending, parent, (PyObject *)lz, &old);
-        if (r <= 0 || old == (PyObject *)lz) {
-            Py_XDECREF(old);
-            return r < 0 ? -1 : 0;
-        }
-        Py_DECREF(old);
-    }
-    PyObject *children = pending_children(pending, parent);
-    if (children == NULL) {
-        return -1;
-    }
     PyObject *old;
-    int r = PyDict_SetDefaultRef(children, child, (PyObject *)lz, &old);
-    if (r > 0 && old != (PyObject *)lz && kind == SUBMODULE_DEFINITE
-        && pending_kind(parent, old) != kind)
-    {
-        r = PyDict_SetItem(children, child, (PyObject *)lz);
+    int r = PyDict_SetDefaultRef(pending, parent, (PyObject *)lz, &old);
+    if (r <= 0 || old == (PyObject *)lz) {
+        Py_XDECREF(old);
+        return r < 0 ? -1 : 0;
     }
-    Py_XDECREF(old);
-    Py_DECREF(children);
-    return r < 0 ? -1 : 0;
+    if (PyList_CheckExact(old)) {
+        Py_ssize_t n = PyList_GET_SIZE(old);
+        r = (PyList_GET_ITEM(old, n - 1) == (PyObject *)lz)
+            ? 0 : PyList_Append(old, (PyObject *)lz);
+    }
+    else {
+        PyObject *list = PyList_New(2);
+        if (list == NULL) {
+            Py_DECREF(old);
+            return -1;
+        }
+        PyList_SET_ITEM(list, 0, Py_NewRef(old));
+        PyList_SET_ITEM(list, 1, Py_NewRef(lz));
+        r = PyDict_SetItem(pending, parent, list);
+        Py_DECREF(list);
+    }
+    Py_DECREF(old);
+    return r;
 }
 
-/* The statement of 'lz' binds 'child' in the package 'parent': now if the
-   package is imported ('package', sys.modules[parent], or NULL), when it
-   is loaded otherwise.  'fullname' is parent.child, or NULL to build it
-   only if needed. */
+/* The statement of 'lz' binds 'child' in 'package', sys.modules[parent]
+   (or NULL when the package is not imported yet: when it is loaded then).
+   'fullname' is parent.child, or NULL to build it only if needed. */
 static int
 bind_pair_in(PyObject *package, PyObject *parent, PyObject *child,
              PyObject *fullname, int kind, PyLazyImportObject *lz)
 {
     if (package == NULL) {
-        return add_pending(parent, child, kind, lz);
+        return add_pending(parent, lz);
     }
     int r = kind == SUBMODULE_TENTATIVE ? provides_name(package, child) : 0;
     if (r == 0) {
@@ -1111,47 +1208,90 @@ bind_pair_in(PyObject *package, PyObject *parent, PyObject *child,
     return r < 0 ? -1 : 0;
 }
 
-/* bind_pair_in() the package named 'parent', if it is imported. */
+/* In "import a.b.c", the child of 'parent' ("a" or "a.b"), which ends at
+   'dot' in 'fullname', and its own full name: set *child and *name to new
+   references.  Returns 0, or -1 with an exception set. */
 static int
-bind_pair(PyObject *parent, PyObject *child, PyObject *fullname, int kind,
-          PyLazyImportObject *lz)
+child_of(PyObject *fullname, Py_ssize_t dot, PyObject **child,
+         PyObject **name)
 {
-    PyObject *package;
-    if (get_imported(parent, &package) < 0) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+    Py_ssize_t end = PyUnicode_FindChar(fullname, '.', dot + 1, len, 1);
+    if (end == -2) {
         return -1;
     }
-    int r = bind_pair_in(package, parent, child, fullname, kind, lz);
-    Py_XDECREF(package);
-    return r;
+    if (end < 0) {
+        end = len;
+    }
+    *child = PyUnicode_Substring(fullname, dot + 1, end);
+    if (*child == NULL) {
+        return -1;
+    }
+    *name = (end == len) ? Py_NewRef(fullname)
+                         : PyUnicode_Substring(fullname, 0, end);
+    if (*name == NULL) {
+        Py_CLEAR(*child);
+        return -1;
+    }
+    return 0;
 }
 
-/* Call bind_pair() for each package of the dotted name 'fullname'. */
+/* The package name that the dotted name 'fullname' has before its dot at
+   'dot': the string of the previous call if it is the same, as it is for
+   consecutive imports from one package, so that its hash is computed
+   once.  Returns a new reference, or NULL with an exception set. */
+static PyObject *
+parent_name(PyObject *fullname, Py_ssize_t dot)
+{
+    PyInterpreterState *interp = _PyInterpreterState_GET();
+    struct _lazy_import_state *state = &interp->imports.lazy;
+    PyObject *last = state->last_parent;
+    if (last != NULL && PyUnicode_GET_LENGTH(last) == dot) {
+        Py_ssize_t r = PyUnicode_Tailmatch(fullname, last, 0, dot, -1);
+        if (r != 0) {
+            return r < 0 ? NULL : Py_NewRef(last);
+        }
+    }
+    PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
+    if (parent != NULL && _PyInterpreterState_GetFinalizing(interp) == NULL) {
+        /* (Not kept past _PyLazyImport_Fini().) */
+        Py_XSETREF(state->last_parent, Py_NewRef(parent));
+    }
+    return parent;
+}
+
+/* For each package of the dotted name 'fullname', bind its child: now if
+   it is imported, when it is loaded otherwise. */
 static int
 bind_dotted(PyObject *fullname, PyLazyImportObject *lz)
 {
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
     Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, 1);
     while (dot >= 0) {
-        Py_ssize_t end = PyUnicode_FindChar(fullname, '.', dot + 1, len, 1);
-        if (end == -2) {
+        PyObject *parent = parent_name(fullname, dot);
+        if (parent == NULL) {
             return -1;
         }
-        if (end < 0) {
-            end = len;
+        PyObject *package, *child = NULL, *name = NULL;
+        int r = get_imported(parent, &package);
+        if (r == 0) {
+            r = add_pending(parent, lz);
         }
-        PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
-        PyObject *child = PyUnicode_Substring(fullname, dot + 1, end);
-        PyObject *name = (end == len) ? Py_NewRef(fullname)
-                                      : PyUnicode_Substring(fullname, 0, end);
-        int r = (parent && child && name)
-            ? bind_pair(parent, child, name, SUBMODULE_DEFINITE, lz) : -1;
-        Py_XDECREF(parent);
+        else if (r > 0) {
+            r = child_of(fullname, dot, &child, &name);
+            if (r == 0) {
+                r = bind_pair_in(package, parent, child, name,
+                                 SUBMODULE_DEFINITE, lz);
+            }
+            Py_DECREF(package);
+        }
+        Py_DECREF(parent);
         Py_XDECREF(child);
         Py_XDECREF(name);
         if (r < 0) {
             return -1;
         }
-        dot = (end < len) ? end : -1;
+        dot = PyUnicode_FindChar(fullname, '.', dot + 1, len, 1);
     }
     return dot == -2 ? -1 : 0;
 }
@@ -1177,14 +1317,20 @@ bind_submodules(PyLazyImportObject *lz, PyObject *module)
     if (PyUnicode_GET_LENGTH(lz->lz_fullname) == 0) {
         return 0;
     }
-    /* "from a.b import c, d": a.b.c and a.b.d, if they are modules. */
+    /* "from a.b import c, d": a.b.c and a.b.d, if they are modules.  When
+       a.b is not imported yet, the statement stands for all its names. */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lz->lz_fromlist); i++) {
         PyObject *item = PyTuple_GET_ITEM(lz->lz_fromlist, i);
-        if (is_from_name(item)
-            && bind_pair_in(module, lz->lz_fullname, item, NULL,
-                            SUBMODULE_TENTATIVE, lz) < 0)
+        if (!is_from_name(item)) {
+            continue;
+        }
+        if (bind_pair_in(module, lz->lz_fullname, item, NULL,
+                         SUBMODULE_TENTATIVE, lz) < 0)
         {
             return -1;
+        }
+        if (module == NULL) {
+            break;
         }
     }
     return 0;
@@ -1197,30 +1343,55 @@ bind_loaded(PyObject *module, PyObject *name, PyObject *child,
             PyObject *entry)
 {
     PyLazyImportObject *lz = LAZY(entry);
-    int kind = pending_kind(name, entry);
-    if (kind == SUBMODULE_TENTATIVE) {
-        /* Most from-imports name attributes, not submodules. */
-        int r = provides_name(module, child);
-        if (r != 0) {
-            return r < 0 ? -1 : 0;
-        }
+    /* Most from-imports name attributes, not submodules. */
+    int r = provides_name(module, child);
+    if (r != 0) {
+        return r < 0 ? -1 : 0;
     }
     /* The statement's own module, whose name is built already. */
-    PyObject *fullname = (PyUnicode_GET_LENGTH(name) + 1
-                          + PyUnicode_GET_LENGTH(child)
-                          == PyUnicode_GET_LENGTH(lz->lz_fullname))
-        ? Py_NewRef(lz->lz_fullname) : dotted(name, child);
+    PyObject *fullname = dotted(name, child);
     if (fullname == NULL) {
         return -1;
     }
-    /* Bound even when the package is loaded as the parent of this very
-       submodule: another thread reading package.child before the import
-       system binds it then waits for that import (through the reference)
-       instead of finding the attribute missing. */
-    int r = bind_child(module, fullname, child, kind, lz->lz_globals,
-                       lz->lz_builtins, lz->lz_code, lz->lz_addr);
+    r = bind_child(module, fullname, child, SUBMODULE_TENTATIVE,
+                   lz->lz_globals, lz->lz_builtins, lz->lz_code,
+                   lz->lz_addr);
     Py_DECREF(fullname);
     return r;
+}
+
+/* Make the pending bindings in the package 'module', named 'name' and
+   loaded now, that the statement of 'entry' asked for. */
+static int
+bind_entry(PyObject *module, PyObject *name, PyObject *entry)
+{
+    PyLazyImportObject *lz = LAZY(entry);
+    if (pending_kind(name, entry) == SUBMODULE_DEFINITE) {
+        /* Bound even when the package is loaded as the parent of this
+           very submodule: another thread reading package.child before the
+           import system binds it then waits for that import (through the
+           reference) instead of finding the attribute missing. */
+        PyObject *child, *fullname;
+        if (child_of(lz->lz_fullname, PyUnicode_GET_LENGTH(name),
+                     &child, &fullname) < 0)
+        {
+            return -1;
+        }
+        int r = bind_child(module, fullname, child, SUBMODULE_DEFINITE,
+                           lz->lz_globals, lz->lz_builtins, lz->lz_code,
+                           lz->lz_addr);
+        Py_DECREF(child);
+        Py_DECREF(fullname);
+        return r;
+    }
+    PyObject *fromlist = lz->lz_fromlist;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
+        PyObject *item = PyTuple_GET_ITEM(fromlist, i);
+        if (is_from_name(item) && bind_loaded(module, name, item, entry) < 0) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int
@@ -1230,29 +1401,23 @@ _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
     if (pending == NULL || PyDict_GET_SIZE(pending) == 0) {
         return 0;
     }
-    PyObject *children;
-    if (PyDict_Pop(pending, name, &children) <= 0) {
+    PyObject *entries;
+    if (PyDict_Pop(pending, name, &entries) <= 0) {
         return PyErr_Occurred() ? -1 : 0;
     }
     compact_registry(pending);
     int r = 0;
-    if (PyLazyImport_CheckExact(children)) {
-        PyObject *fromlist = LAZY(children)->lz_fromlist;
-        for (Py_ssize_t i = 0; r == 0 && i < PyTuple_GET_SIZE(fromlist); i++) {
-            PyObject *item = PyTuple_GET_ITEM(fromlist, i);
-            if (is_from_name(item)) {
-                r = bind_loaded(module, name, item, children);
-            }
-        }
+    if (!PyList_CheckExact(entries)) {
+        r = bind_entry(module, name, entries);
     }
     else {
-        Py_ssize_t pos = 0;
-        PyObject *child, *entry;
-        while (r == 0 && PyDict_Next(children, &pos, &child, &entry)) {
-            r = bind_loaded(module, name, child, entry);
+        /* In statement order, as eagerly.  Not an iterator: the list
+           is not changed, and a binding may run code. */
+        for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(entries); i++) {
+            r = bind_entry(module, name, PyList_GET_ITEM(entries, i));
         }
     }
-    Py_DECREF(children);
+    Py_DECREF(entries);
     return r;
 }
 
@@ -1504,7 +1669,7 @@ resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
             {
                 _PyErr_Clear(tstate);
                 lz->lz_submodule = SUBMODULE_NONE;
-                Py_XDECREF(forget_bound(lz->lz_fullname));
+                unbind(lz);
             }
             return NULL;
         }
@@ -1550,6 +1715,9 @@ resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
         PyErr_Format(PyExc_ImportError,
                      "import of %R left no module in sys.modules",
                      lz->lz_fullname);
+    }
+    else {
+        unbind(lz);     /* loaded by an import that did not bind it */
     }
     return mod;
 }
@@ -1857,26 +2025,33 @@ int
 _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                              PyObject *fullname)
 {
-    PyObject *bound = _PyInterpreterState_GET()->imports.lazy.bound;
-    if (bound == NULL || PyDict_GET_SIZE(bound) == 0) {
+    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    if ((state->nbound == 0
+         && (state->escaped == NULL || PyDict_GET_SIZE(state->escaped) == 0))
+        || !PyModule_Check(module))
+    {
         return 0;
     }
-    PyObject *package = forget_bound(fullname);
-    Py_XDECREF(package);
-    if (package != module || !PyModule_Check(module)) {
-        return 0;
-    }
-    /* A lazy import bound the name: keep what the package did with it
-       since (a value of its own, a lazy import of its own, or no value),
-       but replace the lazy binding itself. */
     PyObject *value;
     int r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(module), name,
                                         &value);
-    if (r <= 0) {
-        return r < 0 ? -1 : 1;
+    if (r < 0) {
+        return -1;
     }
-    r = !is_reference(value);
-    Py_DECREF(value);
+    if (is_bound_reference(value, module, fullname)) {
+        /* The lazy binding itself: replaced by the module. */
+        unbind(LAZY(value));
+        Py_DECREF(value);
+        return 0;
+    }
+    /* A lazy import bound the name and the package dropped the binding
+       since: keep what the package did with the name (a value of its own,
+       a lazy import of its own, or no value), but replace a lazy reference
+       to the submodule. */
+    PyObject *package = forget_escaped(fullname);
+    Py_XDECREF(package);
+    r = (package == module && (value == NULL || !is_reference(value)));
+    Py_XDECREF(value);
     return r;
 }
 
@@ -2055,7 +2230,11 @@ _PyLazyImport_CarryStarName(PyObject *locals, PyObject *dict, PyObject *name)
         Py_DECREF(value);
         return 0;
     }
-    r = _PyDict_SetLazyItem(locals, name, value);
+    /* A reference bound in the module leaves it (see note_escaped()). */
+    r = LAZY(value)->lz_package ? note_escaped(LAZY(value)) : 0;
+    if (r == 0) {
+        r = _PyDict_SetLazyItem(locals, name, value);
+    }
     Py_DECREF(value);
     return r < 0 ? -1 : 1;
 }
@@ -2120,7 +2299,8 @@ _PyLazyImport_Fini(PyInterpreterState *interp)
     Py_CLEAR(state->observer);
     Py_CLEAR(state->lazy_modules);
     Py_CLEAR(state->pending);
-    Py_CLEAR(state->bound);
+    Py_CLEAR(state->last_parent);
+    Py_CLEAR(state->escaped);
 }
 
 void

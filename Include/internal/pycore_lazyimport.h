@@ -46,6 +46,9 @@ typedef struct {
     unsigned char lz_loaded;    /* from-import: its module was in
                                    sys.modules when the statement ran */
     PyObject *lz_value;         /* the result, once resolved */
+    PyObject *lz_package;       /* reference: the package it is bound in,
+                                   until the import system loads the
+                                   submodule or the package drops it */
     Py_ssize_t lz_serial;       /* identifies its statement to the observer
                                    (addresses are reused) */
 } PyLazyImportObject;
@@ -59,6 +62,14 @@ extern PyObject * _PyLazyImport_New(
     PyObject *name, PyObject *fullname, PyObject *fromlist, PyObject *level,
     PyObject *globals, PyObject *locals, PyObject *builtins,
     PyObject *code, int addr);
+
+/* The package of the bound reference 'lazy' (lz_package) dropped it: its
+   deallocator tells Python/lazyimport.c.  Raises nothing. */
+extern void _PyLazyImport_Dropped(PyObject *lazy);
+
+/* A copy or a merge carries the lazy imports of the dict 'source'
+   unresolved.  Returns 0, or -1 with an exception set. */
+extern int _PyLazyImport_Carried(PyObject *source);
 
 /* Create the lazy import of attribute 'name' of the lazy import 'parent'
    (IMPORT_FROM).  Returns a new reference. */

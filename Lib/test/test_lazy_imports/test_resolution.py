@@ -437,6 +437,52 @@ class EagerOrderTests(LazyImportsTestCase):
               "pkg/core.py": "def run(): return 'run'\n"},
               ["run False"])
 
+    def test_rebinding_after_a_copy_of_the_namespace_wins(self):
+        # The lazy binding of the submodule escapes with a copy of the
+        # package's namespace (or a star import) before the package rebinds
+        # the name: the import system still leaves the package's value.
+        self.check_same("""
+            import importlib, pkg
+            print(pkg.sub, importlib.import_module("pkg.sub").V, pkg.sub)
+            import other
+            from other import *
+            snapshot = dict(vars(other))
+            other.sub = "rebound"
+            print(importlib.import_module("other.sub").V, other.sub)
+        """, {"pkg/__init__.py": ("from . import sub\n"
+                                  "_copy = dict(globals())\n"
+                                  "sub = 'mine'\n"),
+              "pkg/sub.py": "V = 1\n",
+              "other/__init__.py": "import other.sub\n",
+              "other/sub.py": "V = 2\n"}, ["mine 1 mine", "2 rebound"])
+
+    def test_package_gone_from_sys_modules_is_freed(self):
+        # What is remembered of a package's lazy bindings does not keep it
+        # alive once it is gone from sys.modules, as eagerly.
+        self.check_same("""
+            import gc, sys, weakref
+            import pkg
+            ref = weakref.ref(pkg)
+            del sys.modules["pkg"], pkg
+            gc.collect()
+            print(ref() is None)
+        """, {"pkg/__init__.py": "from . import sub\nimport pkg.other\n",
+              "pkg/sub.py": "", "pkg/other.py": ""}, ["True"])
+
+    def test_bindings_in_statement_order(self):
+        # The submodules that statements made before the package was loaded
+        # bind are bound in statement order, whichever the kind of import.
+        self.check_same("""
+            from pkg import a
+            import pkg.b
+            from pkg import c
+            import pkg.a
+            print([k for k in vars(pkg) if not k.startswith("_")])
+            print(a.N, pkg.b.N, c.N, pkg.a.N)
+        """, {"pkg/__init__.py": "",
+              **{f"pkg/{n}.py": f"N = {n!r}\n" for n in "abc"}},
+              ["['a', 'b', 'c']", "a b c a"])
+
     def test_later_rebinding_by_the_package_wins(self):
         self.check_same("""
             import importlib, pkg
