@@ -347,6 +347,9 @@ notify(PyInterpreterState *interp, const char *event, PyObject *key,
     {
         PyErr_Clear();
     }
+    if (importer != NULL && PyLazyImport_CheckExact(importer)) {
+        Py_CLEAR(importer);     /* never handed out; nor resolved here */
+    }
     PyObject *filename = Py_None;
     int lineno = -1;
     if (code != NULL && PyCode_Check(code)) {
@@ -386,12 +389,15 @@ notify_statement(const char *event, PyLazyImportObject *lz, PyObject *extra)
         return;
     }
     lz = statement_of(lz);
+    PyObject *exc = PyErr_GetRaisedException();
     PyObject *key = PyLong_FromSsize_t(lz->lz_serial);
     if (key == NULL) {
         PyErr_FormatUnraisable("Exception ignored in the lazy imports "
                                "observer");
+        PyErr_SetRaisedException(exc);
         return;
     }
+    PyErr_SetRaisedException(exc);
     notify(interp, event, key, lz->lz_fullname, lz->lz_fromlist,
            lz->lz_globals, lz->lz_code, lz->lz_addr, extra);
     Py_DECREF(key);
@@ -472,20 +478,22 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
     PyObject *filter = state->filter;
     if (filter != NULL) {
         /* sys.set_lazy_imports_filter() (PEP 810): filter(importer, name,
-           fromlist) says whether the import may be lazy. */
+           fromlist) says whether the import may be lazy.  Held first: the
+           lookup of __name__ may run code (a lazy __name__ resolves) that
+           replaces the filter. */
+        Py_INCREF(filter);
         PyObject *importer;
         r = PyDict_GetItemRef(globals, &_Py_ID(__name__), &importer);
         if (r >= 0) {
-            Py_INCREF(filter);
             PyObject *args[3] = {importer ? importer : Py_None, fullname,
                                  fromlist};
             PyObject *res = PyObject_Vectorcall(filter, args, 3, NULL);
-            Py_DECREF(filter);
             Py_XDECREF(importer);
             r = (res == NULL) ? -1 : PyObject_IsTrue(res);
             Py_XDECREF(res);
             r = (r < 0) ? -1 : !r;
         }
+        Py_DECREF(filter);
         if (r != 0) {
             eager = "filter";
             goto eager;
@@ -1111,14 +1119,16 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
         return -1;
     }
     LAZY(ref)->lz_submodule = kind;
-    LAZY(ref)->lz_package = Py_NewRef(package);
-    _PyInterpreterState_GET()->imports.lazy.nbound++;
     /* Interned, as setattr() interns the name when the import system binds
        the submodule: the key stays when the value is replaced. */
     Py_INCREF(child);
     PyUnicode_InternInPlace(&child);
     r = _PyDict_SetLazyItem(PyModule_GetDict(package), child, ref);
     Py_DECREF(child);
+    if (r == 0) {
+        LAZY(ref)->lz_package = Py_NewRef(package);
+        _PyInterpreterState_GET()->imports.lazy.nbound++;
+    }
     Py_DECREF(ref);
     return r;
 }
@@ -1625,19 +1635,30 @@ import_submodule(PyLazyImportObject *lz)
         return NULL;
     }
     PyObject *mod = PyImport_GetModule(fullname);
-    if (mod != NULL || PyErr_Occurred()) {
+    /* None in sys.modules blocks the import: it raises, as the import
+       statement run now does. */
+    int blocked = (mod == Py_None);
+    if (blocked) {
+        Py_CLEAR(mod);
+    }
+    else if (mod != NULL || PyErr_Occurred()) {
         return mod;
     }
     mod = PyImport_ImportModuleLevelObject(fullname, lz->lz_globals,
                                            NULL, NULL, 0);
     if (mod == NULL) {
-        if (is_missing_module(_PyThreadState_GET(), fullname)) {
+        if (!blocked && is_missing_module(_PyThreadState_GET(), fullname)) {
             PyErr_Clear();
         }
         return NULL;
     }
     Py_DECREF(mod);
     mod = PyImport_GetModule(fullname);
+    if (mod == Py_None) {
+        Py_CLEAR(mod);
+        PyErr_Format(PyExc_ImportError,
+                     "import of %R left no module in sys.modules", fullname);
+    }
     return mod;
 }
 

@@ -345,6 +345,31 @@ class SysAPITests(LazyImportsTestCase):
         self.assertEqual(result.lines, ["no target False False", "True",
                                         "exec target", "42"], result.err)
 
+    def test_filter_replaced_while_the_decision_reads_the_importer(self):
+        # The filter is asked with the importer's __name__, whose lookup may
+        # run code (here a lazy __name__ resolves) that replaces the filter:
+        # the statement still asks the one it started with.
+        result = self.run_code("""
+            import sys
+            class Filter:
+                def __call__(self, importer, name, fromlist):
+                    print("asked", importer, name)
+                    return True
+                def __del__(self):
+                    print("filter freed")
+            sys.set_lazy_imports_filter(Filter())
+            import user
+            print("done", user.__name__)
+        """, lazy=True, files={
+            "victim.py": ("import sys\n"
+                          "sys.set_lazy_imports_filter(None)\n"),
+            "user.py": "from victim import __name__\nimport json\n"})
+        self.assertEqual(result.lines, ["asked __main__ user",
+                                        "asked user victim",
+                                        "asked victim sys",
+                                        "asked victim json", "filter freed",
+                                        "done victim"], result.err)
+
 
 if __name__ == "__main__":
     unittest.main()

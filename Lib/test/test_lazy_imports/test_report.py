@@ -150,6 +150,26 @@ class ReportTests(unittest.TestCase):
         self.assertIn(b"observer must be callable or None, not int",
                       result.err)
 
+    def test_observer_never_gets_a_lazy_object(self):
+        # The observer is told the importing module's __name__; one that is
+        # itself a lazy import is neither handed out nor resolved there.
+        with os_helper.temp_dir() as tmp:
+            write_files(tmp, {"victim.py": "",
+                              "m.py": ("from victim import __name__\n"
+                                       "import json\n")})
+            result = assert_python_ok("-L", "-c", """if 1:
+                import _imp
+                seen = []
+                def observer(event, key, name, fromlist, importer, *rest):
+                    seen.append(type(importer).__name__)
+                _imp._set_lazy_observer(observer)
+                import m
+                m.__dict__
+                _imp._set_lazy_observer(None)
+                print(sorted(set(seen)))
+            """, PYTHONPATH=tmp)
+        self.assertEqual(result.out.strip(), b"['NoneType', 'str']")
+
 
 if __name__ == "__main__":
     unittest.main()

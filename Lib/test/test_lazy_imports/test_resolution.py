@@ -483,6 +483,24 @@ class EagerOrderTests(LazyImportsTestCase):
               **{f"pkg/{n}.py": f"N = {n!r}\n" for n in "abc"}},
               ["['a', 'b', 'c']", "a b c a"])
 
+    def test_submodule_blocked_in_sys_modules_raises(self):
+        # "from pkg import x" made when pkg lacked x stands for the
+        # submodule; if sys.modules blocks it (None) by the time x is used,
+        # using x raises as the import run then does, never giving None.
+        result = self.run_code("""
+            import pkg, sys
+            pkg.__name__
+            ns = {"__name__": "user"}
+            exec("from pkg import x", ns)
+            pkg.x = 5
+            sys.modules["pkg.x"] = None
+            try:
+                print(ns["x"])
+            except ModuleNotFoundError as exc:
+                print(type(exc).__name__, exc.name)
+        """, lazy=True, files={"pkg/__init__.py": "", "pkg/x.py": ""})
+        self.assert_lines(result, ["ModuleNotFoundError pkg.x"])
+
     def test_later_rebinding_by_the_package_wins(self):
         self.check_same("""
             import importlib, pkg
