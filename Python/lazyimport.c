@@ -59,6 +59,23 @@ dotted(PyObject *base, PyObject *name)
     return res;
 }
 
+/* PyUnicode_FindChar(s, '.', start, end, 1) with memchr() for the common
+   one-byte names (it runs for every deferred import of a submodule).
+   Returns the index, -1 if there is none, or -2 with an exception set. */
+static inline Py_ssize_t
+find_dot(PyObject *s, Py_ssize_t start, Py_ssize_t end)
+{
+    if (PyUnicode_KIND(s) != PyUnicode_1BYTE_KIND) {
+        return PyUnicode_FindChar(s, '.', start, end, 1);
+    }
+    if (start >= end) {
+        return -1;
+    }
+    const char *data = (const char *)PyUnicode_1BYTE_DATA(s);
+    const char *dot = memchr(data + start, '.', end - start);
+    return dot ? dot - data : -1;
+}
+
 /* Defined with the submodule bindings below. */
 static int get_imported(PyObject *name, PyObject **module);
 static int bind_submodules(PyLazyImportObject *lz, PyObject *module);
@@ -834,7 +851,9 @@ static int
 get_imported(PyObject *name, PyObject **module)
 {
     PyObject *modules = PyImport_GetModuleDict();
-    int r = PyMapping_GetOptionalItem(modules, name, module);
+    int r = PyDict_CheckExact(modules)
+        ? PyDict_GetItemRef(modules, name, module)
+        : PyMapping_GetOptionalItem(modules, name, module);
     if (r > 0 && *module == Py_None) {
         Py_CLEAR(*module);
         r = 0;
@@ -851,12 +870,9 @@ get_imported(PyObject *name, PyObject **module)
    (so this is rare, and comes at geometric steps).  The registry stays the
    same object: a caller up the stack may hold it. */
 static void
-compact_registry(PyObject *dict)
+compact_registry_now(PyObject *dict)
 {
     Py_ssize_t used = PyDict_GET_SIZE(dict);
-    if (used != 0 && used * 32 >= DK_SIZE(((PyDictObject *)dict)->ma_keys)) {
-        return;
-    }
     PyObject *copy = NULL;
     if (used != 0 && (copy = PyDict_Copy(dict)) == NULL) {
         PyErr_Clear();  /* keep the sparse one */
@@ -869,6 +885,15 @@ compact_registry(PyObject *dict)
             PyErr_WriteUnraisable(NULL);  /* cannot happen: memory */
         }
         Py_DECREF(copy);
+    }
+}
+
+static inline void
+compact_registry(PyObject *dict)
+{
+    Py_ssize_t used = PyDict_GET_SIZE(dict);
+    if (used == 0 || used * 32 < DK_SIZE(((PyDictObject *)dict)->ma_keys)) {
+        compact_registry_now(dict);
     }
 }
 
@@ -1013,14 +1038,14 @@ note_dropped(PyInterpreterState *interp, PyLazyImportObject *lz)
         return 0;
     }
     PyObject *fullname = lz->lz_fullname;
+    int r = PyDict_Contains(modules, fullname);
+    if (r != 0) {
+        return r < 0 ? -1 : 0;     /* replaced by the import system */
+    }
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
     Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, -1);
     if (dot < 0) {
         return dot == -2 ? -1 : 0;
-    }
-    int r = PyDict_Contains(modules, fullname);
-    if (r != 0) {
-        return r < 0 ? -1 : 0;
     }
     PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
     if (parent == NULL) {
@@ -1226,7 +1251,7 @@ child_of(PyObject *fullname, Py_ssize_t dot, PyObject **child,
          PyObject **name)
 {
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
-    Py_ssize_t end = PyUnicode_FindChar(fullname, '.', dot + 1, len, 1);
+    Py_ssize_t end = find_dot(fullname, dot + 1, len);
     if (end == -2) {
         return -1;
     }
@@ -1256,11 +1281,12 @@ parent_name(PyObject *fullname, Py_ssize_t dot)
     PyInterpreterState *interp = _PyInterpreterState_GET();
     struct _lazy_import_state *state = &interp->imports.lazy;
     PyObject *last = state->last_parent;
-    if (last != NULL && PyUnicode_GET_LENGTH(last) == dot) {
-        Py_ssize_t r = PyUnicode_Tailmatch(fullname, last, 0, dot, -1);
-        if (r != 0) {
-            return r < 0 ? NULL : Py_NewRef(last);
-        }
+    if (last != NULL && PyUnicode_GET_LENGTH(last) == dot
+        && PyUnicode_KIND(last) == PyUnicode_KIND(fullname)
+        && memcmp(PyUnicode_DATA(last), PyUnicode_DATA(fullname),
+                  dot * PyUnicode_KIND(fullname)) == 0)
+    {
+        return Py_NewRef(last);
     }
     PyObject *parent = PyUnicode_Substring(fullname, 0, dot);
     if (parent != NULL && _PyInterpreterState_GetFinalizing(interp) == NULL) {
@@ -1276,7 +1302,7 @@ static int
 bind_dotted(PyObject *fullname, PyLazyImportObject *lz)
 {
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
-    Py_ssize_t dot = PyUnicode_FindChar(fullname, '.', 0, len, 1);
+    Py_ssize_t dot = find_dot(fullname, 0, len);
     while (dot >= 0) {
         PyObject *parent = parent_name(fullname, dot);
         if (parent == NULL) {
@@ -1301,7 +1327,7 @@ bind_dotted(PyObject *fullname, PyLazyImportObject *lz)
         if (r < 0) {
             return -1;
         }
-        dot = PyUnicode_FindChar(fullname, '.', dot + 1, len, 1);
+        dot = find_dot(fullname, dot + 1, len);
     }
     return dot == -2 ? -1 : 0;
 }
@@ -2047,10 +2073,25 @@ _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                              PyObject *fullname)
 {
     struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
-    if ((state->nbound == 0
-         && (state->escaped == NULL || PyDict_GET_SIZE(state->escaped) == 0))
-        || !PyModule_Check(module))
-    {
+    if (!PyModule_Check(module)) {
+        return 0;
+    }
+    /* Most often the import binds the submodule of the reference that
+       this thread is resolving, read from the package: what the package
+       did with the name during the import is overridden, as eagerly. */
+    PyThreadState *tstate = _PyThreadState_GET();
+    Py_ssize_t depth = RESOLVING(tstate).resolving_len;
+    if (state->nbound > 0 && depth > 0) {
+        PyObject *lazy = RESOLVING(tstate).resolving[depth - 1].lazy;
+        if (is_bound_reference(lazy, module, fullname)) {
+            unbind(LAZY(lazy));
+            return 0;
+        }
+    }
+    if (state->escaped == NULL || PyDict_GET_SIZE(state->escaped) == 0) {
+        /* No binding escaped its package: the name is the lazy binding, to
+           replace (its deallocation then finds the submodule loaded), or
+           one that no lazy import bound. */
         return 0;
     }
     PyObject *value;
