@@ -456,6 +456,20 @@ class EagerOrderTests(LazyImportsTestCase):
               "other/__init__.py": "import other.sub\n",
               "other/sub.py": "V = 2\n"}, ["mine 1 mine", "2 rebound"])
 
+    def test_rebinding_by_the_submodule_while_it_loads_is_overridden(self):
+        # Eagerly the import system binds the submodule after its body ran:
+        # what the body bound under that name in the package meanwhile is
+        # replaced, whether the import was reached through the package's
+        # lazy binding or through a from-import.
+        for use in ("pkg.sub", "s"):
+            with self.subTest(use=use):
+                self.check_same(f"""
+                    import pkg.sub
+                    from pkg.sub import V as s
+                    print(type({use}).__name__, type(pkg.sub).__name__)
+                """, {"pkg/__init__.py": "",
+                      "pkg/sub.py": "import pkg\npkg.sub = 'body'\nV = 1\n"})
+
     def test_package_gone_from_sys_modules_is_freed(self):
         # What is remembered of a package's lazy bindings does not keep it
         # alive once it is gone from sys.modules, as eagerly.
