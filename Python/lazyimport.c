@@ -1182,6 +1182,72 @@ is_from_name(PyObject *item)
                 && PyUnicode_READ_CHAR(item, 0) == '*');
 }
 
+/* Drop from the list of pending bindings of 'parent' (see add_pending())
+   the entries that an earlier one makes already: the same statement run
+   again in a fresh namespace, say, for a package that is never loaded.  So
+   what is kept is bounded by the number of names bound, as eagerly.  A
+   definite binding is known by the full name it binds, a tentative one by
+   the names of its fromlist.  Returns the new list, or NULL with an
+   exception set. */
+static PyObject *
+compact_pending(PyObject *parent, PyObject *list)
+{
+    PyObject *seen = PySet_New(NULL);
+    PyObject *kept = PyList_New(0);
+    if (seen == NULL || kept == NULL) {
+        goto error;
+    }
+    Py_ssize_t start = PyUnicode_GET_LENGTH(parent) + 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        PyObject *entry = PyList_GET_ITEM(list, i);
+        PyObject *fullname = LAZY(entry)->lz_fullname;
+        int keep = 0;
+        if (pending_kind(parent, entry) == SUBMODULE_DEFINITE) {
+            Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
+            Py_ssize_t end = find_dot(fullname, start, len);
+            PyObject *key = (end == -1) ? Py_NewRef(fullname)
+                          : (end < 0) ? NULL
+                          : PyUnicode_Substring(fullname, 0, end);
+            int r = key ? PySet_Contains(seen, key) : -1;
+            if (r == 0) {
+                keep = 1;
+                r = PySet_Add(seen, key);
+            }
+            Py_XDECREF(key);
+            if (r < 0) {
+                goto error;
+            }
+        }
+        else {
+            PyObject *fromlist = LAZY(entry)->lz_fromlist;
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(fromlist); k++) {
+                PyObject *item = PyTuple_GET_ITEM(fromlist, k);
+                if (!is_from_name(item)) {
+                    continue;
+                }
+                int r = PySet_Contains(seen, item);
+                if (r == 0) {
+                    keep = 1;
+                    r = PySet_Add(seen, item);
+                }
+                if (r < 0) {
+                    goto error;
+                }
+            }
+        }
+        if (keep && PyList_Append(kept, entry) < 0) {
+            goto error;
+        }
+    }
+    Py_DECREF(seen);
+    return kept;
+
+error:
+    Py_XDECREF(seen);
+    Py_XDECREF(kept);
+    return NULL;
+}
+
 /* Remember that the statement of 'lz' binds in the package 'parent' when
    it is loaded. */
 static int
@@ -1203,8 +1269,17 @@ add_pending(PyObject *parent, PyLazyImportObject *lz)
     }
     if (PyList_CheckExact(old)) {
         Py_ssize_t n = PyList_GET_SIZE(old);
-        r = (PyList_GET_ITEM(old, n - 1) == (PyObject *)lz)
-            ? 0 : PyList_Append(old, (PyObject *)lz);
+        if (PyList_GET_ITEM(old, n - 1) == (PyObject *)lz) {
+            r = 0;
+        }
+        else if ((r = PyList_Append(old, (PyObject *)lz)) == 0
+                 && n + 1 >= 8 && ((n + 1) & n) == 0)
+        {
+            /* At each doubling: amortized, a constant cost per entry. */
+            PyObject *kept = compact_pending(parent, old);
+            r = kept ? PyDict_SetItem(pending, parent, kept) : -1;
+            Py_XDECREF(kept);
+        }
     }
     else {
         PyObject *list = PyList_New(2);
