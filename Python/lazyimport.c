@@ -1182,6 +1182,10 @@ is_from_name(PyObject *item)
                 && PyUnicode_READ_CHAR(item, 0) == '*');
 }
 
+/* The length of a list of pending bindings from which add_pending()
+   compacts it, at each doubling. */
+#define PENDING_COMPACT 256
+
 /* Drop from the list of pending bindings of 'parent' (see add_pending())
    the entries that an earlier one makes already: the same statement run
    again in a fresh namespace, say, for a package that is never loaded.  So
@@ -1248,6 +1252,33 @@ error:
     return NULL;
 }
 
+/* Does the pending binding 'entry' make the bindings of 'lz' already: is
+   'lz' the same statement run again (in a fresh namespace, say), or one
+   binding the same names?  Checked cheaply: the same offset in its code
+   first. */
+static int
+same_pending(PyLazyImportObject *entry, PyLazyImportObject *lz)
+{
+    if (entry == lz) {
+        return 1;
+    }
+    if (entry->lz_addr != lz->lz_addr
+        || (entry->lz_fullname != lz->lz_fullname
+            && !_PyUnicode_Equal(entry->lz_fullname, lz->lz_fullname)))
+    {
+        return 0;
+    }
+    if (entry->lz_fromlist == lz->lz_fromlist) {
+        return 1;
+    }
+    int r = PyObject_RichCompareBool(entry->lz_fromlist, lz->lz_fromlist,
+                                     Py_EQ);
+    if (r < 0) {
+        PyErr_Clear();  /* only an optimization */
+    }
+    return r > 0;
+}
+
 /* Remember that the statement of 'lz' binds in the package 'parent' when
    it is loaded. */
 static int
@@ -1263,19 +1294,25 @@ add_pending(PyObject *parent, PyLazyImportObject *lz)
     }
     PyObject *old;
     int r = PyDict_SetDefaultRef(pending, parent, (PyObject *)lz, &old);
-    if (r <= 0 || old == (PyObject *)lz) {
+    if (r <= 0
+        || (PyLazyImport_CheckExact(old) && same_pending(LAZY(old), lz)))
+    {
         Py_XDECREF(old);
         return r < 0 ? -1 : 0;
     }
     if (PyList_CheckExact(old)) {
+        /* A statement run again repeats the last few ones. */
         Py_ssize_t n = PyList_GET_SIZE(old);
-        if (PyList_GET_ITEM(old, n - 1) == (PyObject *)lz) {
-            r = 0;
+        for (Py_ssize_t i = n - 1; i >= 0 && i >= n - 4; i--) {
+            if (same_pending(LAZY(PyList_GET_ITEM(old, i)), lz)) {
+                Py_DECREF(old);
+                return 0;
+            }
         }
-        else if ((r = PyList_Append(old, (PyObject *)lz)) == 0
-                 && n + 1 >= 8 && ((n + 1) & n) == 0)
-        {
-            /* At each doubling: amortized, a constant cost per entry. */
+        r = PyList_Append(old, (PyObject *)lz);
+        if (r == 0 && n + 1 >= PENDING_COMPACT && ((n + 1) & n) == 0) {
+            /* Otherwise, at each doubling from PENDING_COMPACT entries:
+               amortized, a constant cost per entry. */
             PyObject *kept = compact_pending(parent, old);
             r = kept ? PyDict_SetItem(pending, parent, kept) : -1;
             Py_XDECREF(kept);
