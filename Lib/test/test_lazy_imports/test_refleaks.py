@@ -249,6 +249,17 @@ SCENARIOS = {
             popped.popitem()
         del c, popped, copies, g
         """,
+    "rerun": """\
+        # More statements than add_pending() compares a new one with, for
+        # a package that is never loaded: what is kept stays bounded.
+        from rlk_never import n1
+        from rlk_never import n2
+        from rlk_never import n3
+        from rlk_never import n4
+        from rlk_never import n5
+        import rlk_never.s1
+        import rlk_never.s2
+        """,
     "clear": """\
         m = types.ModuleType("rlk_clear")
         exec("import rlk_mod\\nfrom rlk_pkg import other\\nimport rlk_missing\\n",
