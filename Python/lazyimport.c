@@ -951,7 +951,8 @@ is_bound_reference(PyObject *value, PyObject *package, PyObject *fullname)
 static int
 is_bound(PyObject *package, PyObject *child, PyObject *fullname, int kind)
 {
-    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    struct _lazy_import_state *state =
+        &_PyInterpreterState_GET()->imports.lazy;
     PyObject *value;
     int r = 0;
     if (state->nbound > 0) {
@@ -991,7 +992,8 @@ is_bound(PyObject *package, PyObject *child, PyObject *fullname, int kind)
 static int
 note_escaped(PyLazyImportObject *lz)
 {
-    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    struct _lazy_import_state *state =
+        &_PyInterpreterState_GET()->imports.lazy;
     if (state->escaped == NULL && (state->escaped = PyDict_New()) == NULL) {
         return -1;
     }
@@ -2184,7 +2186,8 @@ int
 _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
                              PyObject *fullname)
 {
-    struct _lazy_import_state *state = &_PyInterpreterState_GET()->imports.lazy;
+    struct _lazy_import_state *state =
+        &_PyInterpreterState_GET()->imports.lazy;
     if (!PyModule_Check(module)) {
         return 0;
     }
