@@ -7,6 +7,7 @@
 # entry's name.
 import ctypes
 import gc
+import importlib
 import json
 import sys
 import textwrap
@@ -15,6 +16,16 @@ lib = ctypes.CDLL(sys.argv[1])
 with open(sys.argv[2]) as f:
     spec = json.load(f)
 zero, dump = lib.cg_zero, lib.cg_dump
+
+# Start each configuration from the same interpreter state: under -L the
+# imports of this driver and of the modules it uses are deferred, so the
+# process would otherwise reach a measured region with fewer modules and
+# interned strings than the eager one, and a one-time resize of those
+# process-wide tables (some 400,000 instructions for the interned strings)
+# would fall inside the region in one configuration and outside it in the
+# other.  Resolved, only the region's own imports differ.
+if hasattr(importlib, "resolve_lazy_imports"):
+    importlib.resolve_lazy_imports()
 
 
 def measured(name, fn):
