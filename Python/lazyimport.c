@@ -714,7 +714,7 @@ value_name(PyLazyImportObject *lz)
 {
     if (lz->lz_parent == NULL && lz->lz_fromlist == Py_None) {
         Py_ssize_t len = PyUnicode_GET_LENGTH(lz->lz_fullname);
-        Py_ssize_t dot = PyUnicode_FindChar(lz->lz_fullname, '.', 0, len, 1);
+        Py_ssize_t dot = find_dot(lz->lz_fullname, 0, len);
         if (dot == -2) {
             return NULL;
         }
