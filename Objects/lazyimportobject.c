@@ -8,14 +8,33 @@
 
 #define LAZY(op) ((PyLazyImportObject *)(op))
 
+/* A lazy object does not count as an allocation towards the next automatic
+   collection.  It stands for an import not run yet, whose own objects count
+   when it runs, and is freed at its first use; counted, the bursts of them
+   that a module's import statements make would start collections where an
+   eager run has none (one more at the start-up of "python -L -c pass").
+   Each adjustment is undone by the allocator's own: the count is what it
+   would be without the object. */
+static inline void
+adjust_gc_count(int delta)
+{
+#ifndef Py_GIL_DISABLED
+    _PyInterpreterState_GET()->gc.generations[0].count += delta;
+#else
+    (void)delta;
+#endif
+}
+
 PyObject *
 _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
                   PyObject *level, PyObject *globals, PyObject *locals,
                   PyObject *builtins, PyObject *code, int addr)
 {
+    adjust_gc_count(-1);
     PyLazyImportObject *lz = PyObject_GC_New(PyLazyImportObject,
                                              &_PyLazyImport_Type);
     if (lz == NULL) {
+        adjust_gc_count(1);
         return NULL;
     }
     lz->lz_name = Py_NewRef(name);
@@ -85,6 +104,7 @@ lazy_import_dealloc(PyObject *op)
         _PyLazyImport_Dropped(op);
     }
     (void)lazy_import_clear(op);
+    adjust_gc_count(1);
     PyObject_GC_Del(op);
 }
 

@@ -384,6 +384,36 @@ class LazyObjectTests(LazyImportsTestCase):
                 self.assert_lines(result, [f"<lazy_import {shown!r}>", "[]",
                                            "False", "[]", "True"])
 
+    def test_lazy_objects_do_not_start_collections(self):
+        # Contract rule 22 (lazy objects and the collector): a lazy object
+        # does not count as an allocation towards the next automatic
+        # collection (gc.get_count()[0]), so that a module's burst of
+        # deferred imports starts no collection of its own; nor does
+        # freeing one lower the count.
+        code = """
+            import gc, importlib
+            source = "".join(f"import missing_{i}\\n" for i in range(200))
+            code = compile(source, "burst", "exec")
+            namespace = {}
+            gc.disable()
+            gc.collect()
+            before = gc.get_count()[0]
+            exec(code, namespace)
+            after = gc.get_count()[0]
+            print(all(importlib.is_lazy_import(namespace, f"missing_{i}")
+                      for i in range(200)))
+            print(after - before)
+            # Nor does freeing them lower the count.
+            before = gc.get_count()[0]
+            namespace.clear()
+            print(gc.get_count()[0] - before)
+        """
+        result = self.run_code(code, lazy=True)
+        self.assertEqual(result.lines[0], "True", result.err)
+        made, freed = map(int, result.lines[1:])
+        self.assertLess(made, 50)
+        self.assertGreater(freed, -50)
+
     def test_is_lazy_import(self):
         # Contract rule 23
         for lazy in MODES:
