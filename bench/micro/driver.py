@@ -23,8 +23,9 @@ zero, dump = lib.cg_zero, lib.cg_dump
 # interned strings than the eager one, and a one-time resize of those
 # process-wide tables (some 400,000 instructions for the interned strings)
 # would fall inside the region in one configuration and outside it in the
-# other.  Resolved, only the region's own imports differ.
-if hasattr(importlib, "resolve_lazy_imports"):
+# other.  Resolved, only the region's own imports differ.  Only then: the
+# call would change the eager fork's state, which is compared with vanilla.
+if getattr(sys.flags, "lazy_imports", False):
     importlib.resolve_lazy_imports()
 
 
