@@ -8,7 +8,7 @@ accessor must return the real list, never a lazy object.
 
 import unittest
 
-from test.support import import_helper
+from test.support import Py_GIL_DISABLED, import_helper
 
 from .util import MODES, LazyImportsTestCase
 
@@ -384,6 +384,8 @@ class LazyObjectTests(LazyImportsTestCase):
                 self.assert_lines(result, [f"<lazy_import {shown!r}>", "[]",
                                            "False", "[]", "True"])
 
+    @unittest.skipIf(Py_GIL_DISABLED, "the free-threaded collector counts "
+                     "allocations per thread")
     def test_lazy_objects_do_not_start_collections(self):
         # Contract rule 22 (lazy objects and the collector): a lazy object
         # does not count as an allocation towards the next automatic
