@@ -49,9 +49,12 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_addr = addr;
     lz->lz_submodule = 0;
     lz->lz_loaded = 0;
+    lz->lz_bound = 0;
+    lz->lz_inert = 0;
     lz->lz_value = NULL;
     lz->lz_package = NULL;
     lz->lz_serial = ++_PyInterpreterState_GET()->imports.lazy.serial;
+    lz->lz_origin = NULL;
     _PyObject_GC_TRACK(lz);
     return (PyObject *)lz;
 }
@@ -71,6 +74,7 @@ lazy_import_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(lz->lz_code);
     Py_VISIT(lz->lz_value);
     Py_VISIT(lz->lz_package);
+    Py_VISIT(lz->lz_origin);
     return 0;
 }
 
@@ -88,6 +92,7 @@ lazy_import_clear(PyObject *op)
     Py_CLEAR(lz->lz_builtins);
     Py_CLEAR(lz->lz_code);
     Py_CLEAR(lz->lz_value);
+    Py_CLEAR(lz->lz_origin);
     if (lz->lz_package != NULL) {
         /* Garbage with its package: nothing to remember. */
         _PyInterpreterState_GET()->imports.lazy.nbound--;

@@ -62,6 +62,11 @@ SUBJECTS = {
     45: "``importlib.lazy report``", 46: "``importlib.lazy check``",
     47: "no report, no cost", 48: "PEP 810 forward compatibility",
     49: "resolution in eager order",
+    50: "early completion is the only freedom",
+    51: "a missed module attribute catches up",
+    52: "popular packages keep their API",
+    53: "run_path, retention, inert objects, shutdown",
+    54: "a try sees eager code's ImportError",
 }
 RULES = sorted(SUBJECTS)
 

@@ -45,17 +45,28 @@ typedef struct {
     unsigned char lz_submodule;
     unsigned char lz_loaded;    /* from-import: its module was in
                                    sys.modules when the statement ran */
+    unsigned char lz_bound;     /* stored by its import statement */
+    unsigned char lz_inert;     /* a copy that stands for nothing (see
+                                   _PyLazyImport_Inert()) */
     PyObject *lz_value;         /* the result, once resolved */
     PyObject *lz_package;       /* reference: the package it is bound in,
                                    until the import system loads the
                                    submodule or the package drops it */
     Py_ssize_t lz_serial;       /* identifies its statement to the observer
                                    (addresses are reused) */
+    PyObject *lz_origin;        /* where eager execution would have run the
+                                   statement (a tuple of serials, see
+                                   eager_key() in Python/lazyimport.c), or
+                                   NULL: a statement run by no resolution */
 } PyLazyImportObject;
 
 extern PyTypeObject _PyLazyImport_Type;
 
-#define PyLazyImport_CheckExact(op) Py_IS_TYPE((op), &_PyLazyImport_Type)
+/* A lazy import that the runtime resolves.  An inert copy (see
+   _PyLazyImport_Inert()) is an ordinary object to it. */
+#define PyLazyImport_CheckExact(op) \
+    (Py_IS_TYPE((op), &_PyLazyImport_Type) \
+     && !((PyLazyImportObject *)(op))->lz_inert)
 
 /* Create a lazy module import.  Returns a new reference. */
 extern PyObject * _PyLazyImport_New(
@@ -70,6 +81,23 @@ extern void _PyLazyImport_Dropped(PyObject *lazy);
 /* A copy or a merge carries the lazy imports of the dict 'source'
    unresolved.  Returns 0, or -1 with an exception set. */
 extern int _PyLazyImport_Carried(PyObject *source);
+
+/* STORE_NAME and STORE_GLOBAL of the lazy import 'lazy' as 'name' in the
+   dict 'dict': its import statement binds it (_PyDict_SetLazyItem()); a
+   lazy import stored again was obtained through the garbage collector,
+   and its inert copy is stored (_PyLazyImport_Inert()).  Returns 0, or -1
+   with an exception set. */
+extern int _PyLazyImport_Store(PyObject *dict, PyObject *name,
+                               PyObject *lazy);
+
+/* A lazy import that code obtained through the garbage collector
+   (gc.get_referents(globals())) is being stored in a namespace by
+   STORE_NAME or STORE_GLOBAL, after its import statement stored it.
+   Returns a new reference to an inert copy, which the namespace holds as
+   an ordinary value: it resolves nothing, has no attributes and accepts
+   none (contract rules 22 and 53).  NULL with an exception set on
+   failure. */
+extern PyObject * _PyLazyImport_Inert(PyObject *lazy);
 
 /* Create the lazy import of attribute 'name' of the lazy import 'parent'
    (IMPORT_FROM).  Returns a new reference. */
@@ -87,6 +115,16 @@ extern PyObject * _PyLazyImport_FullName(PyObject *lazy);
    the name is not bound yet, as during an eager import; callers treat the
    key as missing. */
 extern PyObject * _PyLazyImport_Resolve(PyObject *lazy);
+
+/* Is the current thread resolving 'lazy' (an import cycle, or the module
+   it imports reading its importer's namespace)? */
+extern int _PyLazyImport_IsResolving(PyObject *lazy);
+
+/* _PyLazyImport_Resolve() for a walk of a namespace (iteration of its
+   values or items): a lazy import that this thread is resolving gives NULL
+   without an exception, as for an observer: its name is bound only after
+   the import, as eagerly, so the walk skips it. */
+extern PyObject * _PyLazyImport_ResolveInWalk(PyObject *lazy);
 
 /* The import system has loaded the module 'name': bind the submodules that
    lazy imports made while it was not imported.  Returns 0, or -1 with an
@@ -111,6 +149,34 @@ extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
    during an eager import), and 0 when the generic lookup decides. */
 extern int _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
                                        PyObject **result);
+
+/* Contract rule 51: the lookup of attribute 'name' of 'module' found
+   nothing.  Complete the deferred imports that eager execution would have
+   completed by now and that can explain the miss (those of the module's
+   own body; those bound in its package when 'name' is a submodule), in
+   eager order, until the module has the name.  Returns 1 when it has it
+   now (look again), 0 when not (the miss goes on as in stock CPython; a
+   completion that failed stays lazy, to fail where it is used), or -1
+   with an exception set (one not derived from Exception). */
+extern int _PyLazyImport_CatchUp(PyObject *module, PyObject *name);
+
+/* Is 'func', a function that the module body of namespace 'dict' defines,
+   one that eager execution has not defined yet: is the module body, in
+   eager order, paused at a deferred import that this thread is resolving,
+   before the definition?  (A module's __getattr__ defined after its
+   imports is not called for a from-import that those imports make.)
+   Returns 1 or 0; raises nothing. */
+extern int _PyLazyImport_DefinedLater(PyObject *dict, PyObject *func);
+
+/* The import system is about to import the submodule 'fullname' of the
+   module 'package' (importlib._bootstrap._find_and_load_unlocked()):
+   complete the package's own deferred imports that eager execution has
+   completed by now, in eager order, until 'fullname' is in sys.modules
+   (contract rule 51).  Returns 1 when it is, 0 when not, or -1 with an
+   exception set (one not derived from Exception: a failed completion
+   stays lazy, to fail where it is used). */
+extern int _PyLazyImport_CompletePackage(PyObject *package,
+                                         PyObject *fullname);
 
 /* Warnings (Python/_warnings.c): is 'frame' one where this thread reached
    a lazy import that is running its module now?  Then a warning that

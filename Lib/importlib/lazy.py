@@ -50,6 +50,7 @@ class _Recorder:
         self.statements = {}        # key -> deferred statement record
         self.loads = []             # module load records, in start order
         self.pending_reason = {}    # thread id -> reason of an eager import
+        self.early = {}     # statement key -> why the fork completed it early
         self.stacks = {}            # thread id -> stack of open events
         self.lock = threading.RLock()
         self.tracemalloc = None
@@ -130,6 +131,16 @@ class _Recorder:
             elif event == 'eager':
                 self.pending_reason[threading.get_ident()] = (
                     extra, name, filename, lineno, importer)
+            elif event == 'early':
+                # Contract rule 51: the fork completes the statement before
+                # its first use, for the reason in extra.
+                record = self.statements.get(key)
+                if record is None:
+                    # A submodule reference: its record comes with
+                    # 'resolving', next.
+                    self.early[key] = extra
+                elif record.get('early') is None:
+                    record['early'] = extra
             elif event == 'resolving':
                 record = self.statements.get(key)
                 if record is None:
@@ -144,6 +155,8 @@ class _Recorder:
                         'used_at': None, 'verdict': None, 'time_ms': 0.0,
                         'memory_kib': 0.0, 'error': None,
                     }
+                if key in self.early:
+                    record.setdefault('early', self.early.pop(key))
                 self._stack().append(('resolve', key, time.perf_counter(),
                                       self._memory(), self.overhead))
                 if record['used_at'] is None:
@@ -334,6 +347,8 @@ def _eager_reason(frame):
     offset = frame.f_lasti
     raw = code.co_code
     op = raw[offset] if 0 <= offset < len(raw) else None
+    if op == dis.opmap.get('IMPORT_NAME_GUARDED'):
+        return 'try'
     if op not in (dis.opmap['IMPORT_NAME'], dis.opmap.get('IMPORT_NAME_LAZY')):
         if frame.f_code.co_filename.endswith('importlib' + os.sep
                                              + '__init__.py'):
@@ -559,6 +574,11 @@ def _format_report(result, limit):
     section('Eager imports, by inclusive time', by_cost(eager_loads),
             lambda r: f"{cost(r)}  {r['module']}  [{r['reason']}]  "
                       f"{_location(r['file'], r['line'])}")
+    section('Completed early by the fork (contract rule 51): eager '
+            'execution had run them, and a lookup needed them',
+            by_cost([r for r in deferred if r.get('early')]),
+            lambda r: f"{cost(r)}  {_statement_text(r)}  "
+                      f"({_location(r['file'], r['line'])}): {r['early']}")
     section('Used later', by_cost(later),
             lambda r: f"{cost(r)}  {_statement_text(r)}  "
                       f"({_location(r['file'], r['line'])}) first used at "

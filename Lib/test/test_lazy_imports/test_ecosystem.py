@@ -1,0 +1,497 @@
+"""Programs that work eagerly work under -L (contract rules 50-54).
+
+The patterns come from popular PyPI packages (named in each test): a
+package filled by a submodule's side effects, a submodule imported only by
+another deferred import, a module __getattr__ defined after the imports it
+would answer for, and the optional-dependency idiom of a try catching
+ImportError.  Each test runs the same tree eagerly and with -L and compares
+what the program prints, and which modules it imports.
+"""
+
+import textwrap
+import unittest
+
+from test.support import requires_subprocess
+
+from .util import MODES, LazyImportsTestCase
+
+EAGER, LAZY = MODES
+
+#: Printed last by the scenarios: the modules of the tree that were
+#: imported, so that a test sees what -L imported that eager code did not.
+LOADED = """
+import sys
+print(sorted(name for name in sys.modules if name.split('.')[0] in {roots}))
+"""
+
+
+def script(code, *roots):
+    """*code*, dedented, then the report of the modules of *roots* that
+    were imported."""
+    return textwrap.dedent(code) + LOADED.format(roots=set(roots))
+
+
+@requires_subprocess()
+class MissedAttributeTests(LazyImportsTestCase):
+    """A missed module attribute catches up (contract rules 50 and 51)."""
+
+    def assert_same(self, files, expected, *, lazy_order=None):
+        """Both modes print *expected*; the execution log of -L is
+        *lazy_order* (by default the eager one)."""
+        results = {}
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                self.assert_printed(result, expected)
+                results[lazy] = result
+        if lazy_order is not None:
+            self.assertEqual(results[LAZY].executed, lazy_order)
+        return results
+
+    def test_package_filled_by_a_submodule(self):
+        # Contract rules 21 and 51: a package filled by "from . import
+        # _build", whose body reads the package's namespace whole while
+        # its own import is still being resolved.  The package reads the
+        # name, so the import is deferred, and the miss completes it.
+        files = {
+            "tlz/__init__.py": "from . import _build\n"
+                               "def reads(): return _build\n",
+            "tlz/_build.py": """\
+                print("exec", __name__)
+                import sys
+                ns = sys.modules["tlz"].__dict__
+                ns.update(dict(ns, curry="curry", merge="merge"))
+                """,
+            "main.py": script("""\
+                import tlz
+                print(tlz.curry)
+                from tlz import merge
+                print(merge, hasattr(tlz, "pipe"), getattr(tlz, "x", "-"))
+                """, "tlz"),
+        }
+        self.assert_same(files, ["curry", "merge False -",
+                                 "['tlz', 'tlz._build']"])
+
+    def test_submodule_imported_by_another_deferred_import(self):
+        # Contract rule 51: httpie reads pygments.formatter, which eagerly
+        # "from pygments.formatters.terminal import ..." had imported.
+        files = {
+            "pyg/__init__.py": "",
+            "pyg/formatter.py": "print('exec', __name__)\nclass F: pass\n",
+            "pyg/formatters/__init__.py": "print('exec', __name__)\n",
+            "pyg/formatters/terminal.py": """\
+                print("exec", __name__)
+                from pyg.formatter import F
+                class Terminal(F): pass
+                """,
+            "main.py": script("""\
+                import pyg
+                from pyg.formatters.terminal import Terminal
+                print(pyg.formatter.F.__name__)
+                """, "pyg"),
+        }
+        self.assert_same(files, [
+            "F", "['pyg', 'pyg.formatter', 'pyg.formatters', "
+                 "'pyg.formatters.terminal']"])
+
+    def test_getattr_defined_after_the_imports(self):
+        # Contract rule 51: jsonschema's "from jsonschema import _utils"
+        # runs, eagerly, before jsonschema defines its __getattr__, which
+        # reads names that are still being imported.
+        files = {
+            "js/__init__.py": """\
+                from js.validators import Validator
+                def __getattr__(name):
+                    return Validator.missing
+                """,
+            "js/_utils.py": "print('exec', __name__)\nU = 'u'\n",
+            "js/validators.py": """\
+                print("exec", __name__)
+                from js import _utils
+                class Validator:
+                    u = _utils.U
+                """,
+            "main.py": script("""\
+                import js
+                print(js.Validator.u)
+                """, "js"),
+        }
+        self.assert_same(files, ["u", "['js', 'js._utils', 'js.validators']"])
+
+    def test_miss_that_is_a_miss_eagerly(self):
+        # Contract rules 50 and 51: getattr() with a default of a name
+        # that no import sets completes the module's own deferred imports
+        # (eager execution ran them), nothing else: the deferred import of
+        # main and the submodule that nothing imports stay unimported.
+        files = {
+            "pkg/__init__.py": "from . import a\n",
+            "pkg/a.py": "print('exec', __name__)\n",
+            "pkg/never.py": "print('exec', __name__)\n",
+            "other.py": "print('exec', __name__)\n",
+            "main.py": """\
+                import sys
+                import pkg
+                import other
+                print(getattr(pkg, "absent", "default"))
+                print(getattr(sys, "frozen", False), hasattr(pkg, "__x__"))
+                print("other" in sys.modules, "pkg.never" in sys.modules)
+                """,
+        }
+        results = {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
+        self.assert_lines(results[EAGER], ["exec pkg.a", "exec other",
+                                           "default", "False False",
+                                           "True False"])
+        self.assert_lines(results[LAZY], ["exec pkg.a", "default",
+                                          "False False", "False False"])
+
+    def test_statements_after_the_one_being_resolved(self):
+        # Contract rules 50 and 51: while "from pkg import one" is being
+        # resolved, a miss on pkg does not complete pkg's later statements:
+        # eager execution has not reached them, so no module body runs
+        # before one that eagerly precedes it.
+        files = {
+            "pkg/__init__.py": "from pkg import one\nfrom pkg import two\n",
+            "pkg/one.py": """\
+                print("exec", __name__)
+                import pkg
+                print("marked", hasattr(pkg, "marker"))
+                """,
+            "pkg/two.py": """\
+                print("exec", __name__)
+                import pkg
+                pkg.marker = True
+                """,
+            "main.py": "import pkg\npkg.one\nprint(pkg.marker)\n",
+        }
+        self.assert_same(files, ["marked False", "True"],
+                         lazy_order=["pkg.one", "pkg.two"])
+
+    def test_failed_completion_fails_where_the_name_is_used(self):
+        # Contract rules 24, 25 and 51: a completion that fails does not
+        # fail the lookup that asked for it (unittest's getattr(module,
+        # "setUpModule", None)); the name stays lazy and its use raises.
+        files = {
+            "mod.py": "import broken\n",
+            "broken.py": "raise LookupError('broken body')\n",
+            "main.py": """\
+                import mod
+                print(getattr(mod, "setUpModule", None))
+                try:
+                    mod.broken
+                except LookupError as exc:
+                    print("LookupError", exc)
+                """,
+        }
+        result = self.run_files(files, lazy=True)
+        self.assert_printed(result, ["None", "LookupError broken body"])
+
+    def test_verbose_and_report_name_early_completions(self):
+        # Contract rules 28 and 52: what the fork completes early, and why,
+        # is shown by -v and by the report.
+        files = {
+            "pkg/__init__.py": "from .fill import fill\n",
+            "pkg/fill.py": "import pkg\npkg.curry = 'curry'\nfill = 1\n",
+            "main.py": "import pkg\nprint(pkg.curry)\n",
+        }
+        result = self.run_files(files, "-v", "main.py", lazy=True)
+        self.assertIn("# lazy import 'pkg.fill.fill' completed early: module "
+                      "'pkg' had no attribute 'curry'", result.err)
+        result = self.run_files(files, "-m", "importlib.lazy", "report",
+                                "main.py", lazy=False)
+        self.assertIn("Completed early by the fork", result.err)
+        self.assertIn("from pkg.fill import fill", result.err)
+        self.assertIn("module 'pkg' had no attribute 'curry'", result.err)
+
+
+@requires_subprocess()
+class PackageIdiomTests(LazyImportsTestCase):
+    """Idioms of popular packages that rely on import side effects keep
+    working under plain -L (contract rules 50 and 52)."""
+
+    def run_both(self, files):
+        return {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
+
+    def test_submodules_imported_for_their_side_effects(self):
+        # Contract rule 52: mpmath.functions imports its submodules, whose
+        # decorators add methods to a class, and never reads their names.
+        # Such an import runs as eagerly; one whose name the package reads
+        # stays deferred.
+        files = {
+            "mp/__init__.py": "from .ctx import Context\nctx = Context()\n",
+            "mp/ctx.py": "from .funcs.base import Base\n"
+                         "class Context(Base): pass\n",
+            "mp/funcs/__init__.py": "from . import zeta\nfrom . import used\n"
+                                    "def get(): return used\n",
+            "mp/funcs/base.py": "class Base:\n"
+                                "    @classmethod\n"
+                                "    def define(cls, f):\n"
+                                "        setattr(cls, f.__name__, f)\n",
+            "mp/funcs/zeta.py": "print('exec', __name__)\n"
+                                "from .base import Base\n"
+                                "@Base.define\n"
+                                "def zeta(self): return 'zeta'\n",
+            "mp/funcs/used.py": "print('exec', __name__)\n",
+            "main.py": script("import mp\nprint(mp.ctx.zeta())\n", "mp"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec mp.funcs.zeta", "exec mp.funcs.used", "zeta",
+            "['mp', 'mp.ctx', 'mp.funcs', 'mp.funcs.base', 'mp.funcs.used', "
+            "'mp.funcs.zeta']"])
+        self.assert_lines(results[LAZY], [
+            "exec mp.funcs.zeta", "zeta",
+            "['mp', 'mp.ctx', 'mp.funcs', 'mp.funcs.base', 'mp.funcs.zeta']"])
+
+    def test_registry_filled_by_earlier_imports(self):
+        # Contract rules 50 and 52: hypothesis.strategies checks at import
+        # time that its strategy modules registered themselves in a dict
+        # of a module of its package; SymPy's S is filled the same way.
+        files = {
+            "hy/__init__.py": "",
+            "hy/st/__init__.py": """\
+                from hy.st.core import a, b
+                from hy.st.later import c
+                from hy.st.utils import registry
+                print(sorted(registry))
+                """,
+            "hy/st/utils.py": """\
+                registry = {}
+                def defines(f):
+                    registry[f.__name__] = f
+                    return f
+                """,
+            "hy/st/core.py": """\
+                from hy.st.utils import defines
+                @defines
+                def a(): pass
+                @defines
+                def b(): pass
+                """,
+            "hy/st/later.py": "print('exec', __name__)\nc = 1\n",
+            "main.py": script("from hy import st\nst.__name__\n", "hy"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec hy.st.later", "['a', 'b']",
+            "['hy', 'hy.st', 'hy.st.core', 'hy.st.later', 'hy.st.utils']"])
+        # The imports before the read are completed, each with what it
+        # imports, as eagerly: nothing that eager execution had not run.
+        self.assert_lines(results[LAZY], [
+            "exec hy.st.later", "['a', 'b']",
+            "['hy', 'hy.st', 'hy.st.core', 'hy.st.later', 'hy.st.utils']"])
+
+    def test_package_imports_complete_before_its_submodule(self):
+        # Contract rules 50 and 51: eagerly a package's body has run its
+        # imports before any of its submodules is imported (hypothesis's
+        # submodules import each other in that order); "from pkg import
+        # sub" first completes those that came before.
+        files = {
+            "pkg/__init__.py": """\
+                from pkg.base import Base
+                from pkg.after import After
+                """,
+            "pkg/base.py": "print('exec', __name__)\nclass Base: pass\n",
+            "pkg/after.py": "print('exec', __name__)\nclass After: pass\n",
+            "pkg/sub.py": """\
+                print('exec', __name__)
+                import sys
+                print('pkg.base' in sys.modules)
+                """,
+            "main.py": "from pkg import sub\nsub.__name__\n",
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], ["exec pkg.base", "exec pkg.after",
+                                           "exec pkg.sub", "True"])
+        self.assert_lines(results[LAZY], ["exec pkg.base", "exec pkg.after",
+                                          "exec pkg.sub", "True"])
+
+
+@requires_subprocess()
+class TryImportErrorTests(LazyImportsTestCase):
+    """A try sees the ImportError eager code would see (contract rule 54)."""
+
+    #: pkg decides whether its optional part works, as libraries detect
+    #: optional dependencies (twisted.web's HTTP/2 support).
+    OPTIONAL = """\
+        try:
+            from pkg import _extra
+            HAS_EXTRA = True
+        except {handler}:
+            HAS_EXTRA = False
+        """
+
+    def run_both(self, files, code):
+        files = dict(files, **{"main.py": code})
+        return {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
+
+    def assert_flag(self, handler, extra_files, expected, *, roots=("pkg",)):
+        files = {"pkg/__init__.py": self.OPTIONAL.format(handler=handler)}
+        files.update(extra_files)
+        results = self.run_both(files, script(
+            "import pkg\nprint(pkg.HAS_EXTRA)\n", *roots,
+            "missing_dependency"))
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                self.assert_printed(results[lazy], expected)
+
+    def test_missing_dependency_of_the_module(self):
+        # Contract rule 54: depth one.
+        self.assert_flag("ImportError",
+                         {"pkg/_extra.py": "import missing_dependency\n"},
+                         ["False", "['pkg']"])
+
+    def test_missing_dependency_two_imports_down(self):
+        # Contract rule 54: depth two (the module's own import exists, its
+        # import of the missing one fails).
+        self.assert_flag("ImportError",
+                         {"pkg/_extra.py": "import pkg._deep\n",
+                          "pkg/_deep.py": "from missing_dependency import x\n"},
+                         ["False", "['pkg']"])
+
+    def test_handler_of_module_not_found_and_of_exception(self):
+        # Contract rule 54: handlers of a subclass and of a base class, and
+        # a tuple.
+        for handler in ("ModuleNotFoundError", "Exception",
+                        "(KeyError, ImportError)", "BaseException"):
+            with self.subTest(handler=handler):
+                self.assert_flag(
+                    handler, {"pkg/_extra.py": "import missing_dependency\n"},
+                    ["False", "['pkg']"])
+
+    def test_present_dependency_imports_what_eager_imports(self):
+        # Contract rules 50 and 54: when the dependency is there, the
+        # guarded import imports what eager execution imports, no more.
+        self.assert_flag(
+            "ImportError",
+            {"pkg/_extra.py": "import pkg._deep\nimport pkg._also\n",
+             "pkg/_deep.py": "import dep\n",
+             "pkg/_also.py": "",
+             "dep.py": ""},
+            ["True", "['dep', 'pkg', 'pkg._also', 'pkg._deep', "
+                     "'pkg._extra']"],
+            roots=("pkg", "dep"))
+
+    def test_try_without_an_import_handler_keeps_deferral(self):
+        # Contract rules 9 and 54: the try's own import is eager, the
+        # imports of the module it imports stay deferred.
+        files = {"pkg/_extra.py": "import pkg._deep\n",
+                 "pkg/_deep.py": "print('exec', __name__)\n"}
+        code = script("""\
+            try:
+                import pkg._extra
+            except KeyError:
+                pass
+            """, "pkg")
+        results = self.run_both(dict(files, **{"pkg/__init__.py": ""}), code)
+        self.assert_printed(results[EAGER],
+                            ["['pkg', 'pkg._deep', 'pkg._extra']"])
+        self.assert_printed(results[LAZY], ["['pkg', 'pkg._extra']"])
+
+    def test_handlers_and_else_are_not_guarded(self):
+        # Contract rule 54: only the body of the try is guarded by its
+        # handlers; an import in its else clause defers its module's
+        # imports as usual, and so does an import in a function called
+        # from the body (a call, not an import statement of the body).
+        files = {"pkg/__init__.py": "",
+                 "pkg/a.py": "import pkg.deep_a\n",
+                 "pkg/b.py": "import pkg.deep_b\n",
+                 "pkg/deep_a.py": "", "pkg/deep_b.py": ""}
+        code = script("""\
+            try:
+                pass
+            except ImportError:
+                pass
+            else:
+                import pkg.a
+            def f():
+                import pkg.b
+            try:
+                f()
+            except ImportError:
+                pass
+            """, "pkg")
+        results = self.run_both(files, code)
+        self.assert_printed(results[LAZY], ["['pkg', 'pkg.a', 'pkg.b']"])
+
+    def test_guarded_import_in_a_function(self):
+        # Contract rule 54: the idiom in a function body too.
+        files = {"pkg/__init__.py": "",
+                 "pkg/_extra.py": "import missing_dependency\n"}
+        code = """\
+            def has_extra():
+                try:
+                    import pkg._extra
+                except ImportError:
+                    return False
+                return True
+            print(has_extra())
+            """
+        for lazy, result in self.run_both(files, code).items():
+            with self.subTest(lazy=lazy):
+                self.assert_printed(result, ["False"])
+
+    def test_dis_shows_import_name(self):
+        # Contract rules 39 and 54: dis shows the guarded import as stock
+        # CPython shows it.
+        code = """\
+            import dis, io
+            out = io.StringIO()
+            source = "try:\\n    import a\\nexcept ImportError:\\n    pass"
+            dis.dis(source, file=out)
+            ops = [word for line in out.getvalue().splitlines()
+                   for word in line.split() if "IMPORT" in word]
+            print(ops, [i.opname for i in dis.get_instructions(source)
+                        if "IMPORT" in i.opname])
+            """
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code(code, lazy=lazy)
+                self.assert_printed(result, ["['IMPORT_NAME'] "
+                                             "['IMPORT_NAME']"])
+
+
+@requires_subprocess()
+class ContractHoleTests(LazyImportsTestCase):
+    """What eager CPython never shows, in corners (contract rule 53)."""
+
+    def test_run_path_namespace_resolves_after_run_path(self):
+        # Contract rule 53: the namespace that runpy.run_path() returns for
+        # a directory resolves after run_path has restored sys.path.
+        files = {
+            "app/__main__.py": "import helper\n",
+            "app/helper.py": "print('exec', __name__)\nvalue = 42\n",
+            "main.py": """\
+                import runpy, sys
+                ns = runpy.run_path("app")
+                print("app" in sys.path, ns["helper"].value)
+                """,
+        }
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                self.assert_lines(result, ["exec helper", "False 42"])
+
+    def test_lazy_object_reached_through_gc_is_inert(self):
+        # Contract rules 22 and 53: stored in a namespace, a lazy object
+        # obtained through gc stays an object with no attributes that
+        # accepts none; the name its statement bound still resolves.
+        files = {"pk/__init__.py": "", "pk/sub.py": "value = 1\n"}
+        code = """\
+            import gc
+            import pk.sub
+            obj = [o for o in gc.get_referents(globals())
+                   if type(o).__name__ == "lazy_import"][0]
+            print(repr(obj), [a for a in dir(obj) if not a.startswith("_")])
+            try:
+                setattr(obj, "foo", 1)
+            except AttributeError:
+                print("AttributeError")
+            print(hasattr(obj, "sub"), pk.sub.value)
+            """
+        result = self.run_code(code, lazy=True, files=files)
+        self.assert_printed(result, ["<lazy_import 'pk.sub'> []",
+                                     "AttributeError", "False 1"])
+
+
+if __name__ == "__main__":
+    unittest.main()
