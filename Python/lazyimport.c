@@ -82,6 +82,10 @@ find_dot(PyObject *s, Py_ssize_t start, Py_ssize_t end)
 static int get_imported(PyObject *name, PyObject **module);
 static int bind_submodules(PyLazyImportObject *lz, PyObject *module);
 static int provides_name(PyObject *package, PyObject *child);
+/* Defined with the catch-up below. */
+static int complete_for_shared_object(PyThreadState *tstate,
+                                      PyObject *dict, PyObject *fullname,
+                                      PyObject *name, PyObject *value);
 static inline int is_from_name(PyObject *item);
 /* Defined with resolution below. */
 static PyObject *eager_key(PyLazyImportObject *lz);
@@ -634,16 +638,12 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
     }
     const char *eager = NULL;   /* why the statement runs now */
     int r;
-    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
-    if (ts->lazy_imports.guarded > 0 || ts->lazy_imports.completing > 0) {
+    if (((_PyThreadStateImpl *)tstate)->lazy_imports.guarded > 0) {
         /* Run by an import that a try statement makes and whose
            ImportError it catches (contract rule 54): the try must see the
-           ImportError that this import raises eagerly.  Or by the early
-           completion of a deferred import (rule 51), which runs what the
-           eager statement runs. */
+           ImportError that this import raises eagerly. */
         r = 1;
-        eager = ts->lazy_imports.guarded > 0 ? "try ImportError"
-                                               : "completed early";
+        eager = "try ImportError";
         goto eager;
     }
     if (state->enabled == 0) {
@@ -706,6 +706,28 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
                                       fromlist, module);
         eager = "side-effect import";
     }
+    if (ready > 0 && module != NULL && state->enabled > 0
+        && PyModule_Check(module))
+    {
+        /* It runs now: a registry it reads (see is_shared_object()) may
+           be filled by the importer's earlier imports, which eagerly ran
+           before. */
+        PyObject *mdict = PyModule_GetDict(module);
+        for (Py_ssize_t i = 0; ready > 0 && i < PyTuple_GET_SIZE(fromlist);
+             i++)
+        {
+            PyObject *item = PyTuple_GET_ITEM(fromlist, i), *value;
+            int found = _PyDict_GetItemRefNoResolve(mdict, item, &value);
+            if (found > 0) {
+                found = complete_for_shared_object(tstate, globals, fullname,
+                                                   item, value);
+                Py_DECREF(value);
+            }
+            if (found < 0) {
+                ready = -1;
+            }
+        }
+    }
     if (ready != 0) {
         Py_XDECREF(module);
         r = ready;
@@ -724,6 +746,12 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
         return NULL;
     }
     Py_XDECREF(module);
+    PyObject *collect = ((_PyThreadStateImpl *)tstate)->lazy_imports.collect;
+    if (collect != NULL && PyList_Append(collect, lazy) < 0) {
+        Py_DECREF(fullname);
+        Py_DECREF(lazy);
+        return NULL;
+    }
     if (_PyInterpreterState_GetConfig(interp)->verbose && code != NULL) {
         PyCodeObject *co = (PyCodeObject *)code;
         PySys_FormatStderr("# lazy import '%U' deferred (%U:%d)\n",
@@ -2505,11 +2533,6 @@ done:
     return NULL;
 }
 
-/* Defined with the catch-up below. */
-static int complete_for_shared_object(PyThreadState *tstate,
-                                      PyLazyImportObject *lz,
-                                      PyObject *value);
-
 PyObject *
 _PyLazyImport_Resolve(PyObject *lazy)
 {
@@ -2552,7 +2575,12 @@ _PyLazyImport_Resolve(PyObject *lazy)
         /* Another thread may have resolved it meanwhile: keep the first
            result so that every reader gets the same object. */
         lz->lz_value = Py_NewRef(res);
-        if (complete_for_shared_object(tstate, lz, res) < 0) {
+        PyLazyImportObject *st = statement_of(lz);
+        if (lz->lz_parent != NULL && st->lz_fromlist != Py_None
+            && complete_for_shared_object(tstate, st->lz_globals,
+                                          st->lz_fullname, lz->lz_name,
+                                          res) < 0)
+        {
             Py_CLEAR(res);
         }
     }
@@ -2711,6 +2739,37 @@ _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
 
 /* ----- Catching up on a missed attribute (contract rule 51) -------------- */
 
+/* Is the attribute lookup running now the hasattr() of
+   importlib._bootstrap._handle_fromlist(), which asks whether a package
+   has the name of a from-import before it imports the submodule of that
+   name itself? */
+static int
+is_fromlist_probe(PyThreadState *tstate)
+{
+    struct _lazy_import_state *state = &tstate->interp->imports.lazy;
+    if (state->fromlist_code == NULL) {
+        PyObject *importlib = tstate->interp->imports.importlib;
+        PyObject *func = importlib == NULL ? NULL
+            : PyObject_GetAttrString(importlib, "_handle_fromlist");
+        if (func == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (PyFunction_Check(func)) {
+            state->fromlist_code = Py_NewRef(PyFunction_GET_CODE(func));
+        }
+        Py_DECREF(func);
+        if (state->fromlist_code == NULL) {
+            return 0;
+        }
+    }
+    _PyInterpreterFrame *frame = tstate->current_frame;
+    while (frame != NULL && frame->owner == FRAME_OWNED_BY_CSTACK) {
+        frame = frame->previous;
+    }
+    return frame != NULL && frame->f_executable == state->fromlist_code;
+}
+
 /* Is the module 'name' in sys.modules, its body done?  Returns 1, 0, or
    -1 with an exception set. */
 static int
@@ -2764,6 +2823,44 @@ _PyLazyImport_DefinedLater(PyObject *dict, PyObject *func)
     return 0;
 }
 
+/* Would completing the lazy import 'lz' run no import: "import a.b" with
+   a.b loaded, a name of a from-import whose module is loaded and has the
+   name, a from-import statement whose module has all its names (eager
+   execution, or another name of the statement, ran it)?  Returns 1, 0, or
+   -1 with an exception set. */
+static int
+runs_nothing(PyLazyImportObject *lz)
+{
+    PyLazyImportObject *statement = statement_of(lz);
+    if (is_reference((PyObject *)lz)) {
+        return 0;
+    }
+    int r = is_loaded(statement->lz_fullname);
+    if (r <= 0 || statement->lz_fromlist == Py_None) {
+        return r;
+    }
+    PyObject *module;
+    r = get_imported(statement->lz_fullname, &module);
+    if (r <= 0 || !PyModule_Check(module)) {
+        Py_XDECREF(module);
+        return r < 0 ? -1 : 0;
+    }
+    PyObject *dict = PyModule_GetDict(module);
+    PyObject *names = lz->lz_parent != NULL ? NULL : statement->lz_fromlist;
+    Py_ssize_t n = names ? PyTuple_GET_SIZE(names) : 1;
+    for (Py_ssize_t i = 0; r > 0 && i < n; i++) {
+        PyObject *name = names ? PyTuple_GET_ITEM(names, i) : lz->lz_name;
+        PyObject *value;
+        r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+        if (r > 0) {
+            r = !PyLazyImport_CheckExact(value);
+            Py_DECREF(value);
+        }
+    }
+    Py_DECREF(module);
+    return r;
+}
+
 /* What catch_up() looks for in a namespace: the deferred imports of the
    module's own body, or the lazy references to submodules bound there. */
 #define CANDIDATE_OWN 1
@@ -2795,13 +2892,8 @@ earliest_in(PyThreadState *tstate, PyObject *dict, int kind,
         {
             continue;
         }
-        if (kind == CANDIDATE_OWN && lz->lz_submodule == 0
-            && (lz->lz_parent != NULL || lz->lz_fromlist == Py_None))
-        {
-            /* "import a.b" with a.b loaded, or a name of a from-import
-               whose module is loaded: completing it runs no import (eager
-               execution, or another name of the statement, ran it). */
-            int r = is_loaded(statement_of(lz)->lz_fullname);
+        if (kind == CANDIDATE_OWN) {
+            int r = runs_nothing(lz);
             if (r < 0) {
                 return -1;
             }
@@ -2904,10 +2996,12 @@ earliest_in_package(PyThreadState *tstate, PyObject *dict, PyObject *modname,
    and, with -v, on stderr).  Returns 0, or -1 with an exception set. */
 static int
 complete_early(PyThreadState *tstate, PyObject *dict, PyObject *name,
-               const char *why, PyObject *modname, PyObject *attr)
+               const char *why, PyObject *modname, PyObject *attr,
+               PyObject **collected)
 {
     PyObject *value;
-    int r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+    int r = dict == NULL ? (value = Py_NewRef(name), 1)
+            : _PyDict_GetItemRefNoResolve(dict, name, &value);
     if (r <= 0) {
         return r;
     }
@@ -2932,14 +3026,87 @@ complete_early(PyThreadState *tstate, PyObject *dict, PyObject *name,
         notify_statement("early", lz, cause);
         Py_DECREF(cause);
     }
+    /* Read through the dict: it resolves, and stores the result back; a
+       statement of a list of collected ones (dict NULL) is resolved
+       itself.  The statement imports what it names ("import a.b.c" all of
+       a.b.c, see resolve()); the imports of the modules it runs stay
+       deferred, and are collected in *collected if asked for. */
+    _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
+    PyObject *saved = ts->lazy_imports.collect;
+    ts->lazy_imports.collect = NULL;
+    if (collected != NULL
+        && (*collected = ts->lazy_imports.collect = PyList_New(0)) == NULL)
+    {
+        ts->lazy_imports.collect = saved;
+        Py_DECREF(value);
+        return -1;
+    }
+    ts->lazy_imports.completing++;
+    PyObject *res;
+    if (dict == NULL) {
+        res = _PyLazyImport_Resolve(value);
+        r = res == NULL ? -1 : 0;
+    }
+    else {
+        r = PyDict_GetItemRef(dict, name, &res);
+    }
+    ts->lazy_imports.completing--;
+    ts->lazy_imports.collect = saved;
+    Py_XDECREF(res);
     Py_DECREF(value);
-    /* Read through the dict: it resolves, and stores the result back.  The
-       statement runs as eagerly: with the imports its modules make. */
-    ((_PyThreadStateImpl *)tstate)->lazy_imports.completing++;
-    r = PyDict_GetItemRef(dict, name, &value);
-    ((_PyThreadStateImpl *)tstate)->lazy_imports.completing--;
-    Py_XDECREF(value);
     return r < 0 ? -1 : 0;
+}
+
+/* Complete, depth first, the statements of the list 'statements', which
+   an early completion deferred, and those they defer in turn, until
+   'until' is in 'until_in' (see catch_up()).  Returns 1 when it is, 0 when
+   not (or a completion failed: it stays lazy), or -1 with an exception
+   set. */
+static int
+complete_descendants(PyThreadState *tstate, PyObject *statements,
+                     const char *why, PyObject *modname, PyObject *attr,
+                     PyObject *until_in, PyObject *until, int depth)
+{
+    int r = 0;
+    for (Py_ssize_t i = 0;
+         r == 0 && depth < 200 && i < PyList_GET_SIZE(statements); i++)
+    {
+        PyObject *statement = PyList_GET_ITEM(statements, i);
+        PyObject *key = NULL, *collected = NULL;
+        if (is_resolving(tstate, statement)
+            || LAZY(statement)->lz_value != NULL)
+        {
+            continue;
+        }
+        r = runs_nothing(LAZY(statement));
+        if (r == 0) {
+            key = eager_key(LAZY(statement));
+            r = key == NULL ? -1 : !completed_by_now(tstate, key);
+            Py_XDECREF(key);
+        }
+        if (r != 0) {
+            r = r < 0 ? -1 : 0;
+            continue;
+        }
+        Py_INCREF(statement);
+        r = complete_early(tstate, NULL, statement, why, modname, attr,
+                           &collected);
+        Py_DECREF(statement);
+        if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
+            _PyErr_Clear(tstate);   /* fails where it is used */
+            Py_XDECREF(collected);
+            return 0;
+        }
+        if (r == 0) {
+            r = PySequence_Contains(until_in, until);
+        }
+        if (r == 0 && collected != NULL) {
+            r = complete_descendants(tstate, collected, why, modname, attr,
+                                     until_in, until, depth + 1);
+        }
+        Py_XDECREF(collected);
+    }
+    return r;
 }
 
 /* Complete, one at a time in eager order, the imports of kind 'kind' that
@@ -2950,11 +3117,12 @@ complete_early(PyThreadState *tstate, PyObject *dict, PyObject *name,
 static int
 catch_up(PyThreadState *tstate, PyObject *dict, PyObject *modname,
          PyObject *attr, int kind, PyObject *until_in, PyObject *until,
-         const char *why)
+         const char *why, int deep, PyObject *limit)
 {
     int checked = (kind == CANDIDATE_OWN);
     for (;;) {
-        PyObject *key = NULL, *name = NULL, *in = NULL;
+        /* Only what comes before 'limit', if given, in eager order. */
+        PyObject *key = Py_XNewRef(limit), *name = NULL, *in = NULL;
         int r = (kind == CANDIDATE_OWN)
             ? earliest_in(tstate, dict, kind, &key, &name, &in)
             : earliest_in_package(tstate, dict, modname, 0, &key, &name,
@@ -2984,8 +3152,10 @@ catch_up(PyThreadState *tstate, PyObject *dict, PyObject *modname,
             r = (r < 0) ? -1 : 0;
         }
         int found = (name != NULL);
+        PyObject *collected = NULL;
         if (r == 0 && found) {
-            r = complete_early(tstate, in, name, why, modname, attr);
+            r = complete_early(tstate, in, name, why, modname, attr,
+                               deep ? &collected : NULL);
             if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
                 /* Eagerly the program would have failed at the statement.
                    Its error is raised where the name is used (contract
@@ -2999,7 +3169,14 @@ catch_up(PyThreadState *tstate, PyObject *dict, PyObject *modname,
             else if (r == 0) {
                 r = PySequence_Contains(until_in, until);
             }
+            if (r == 0 && collected != NULL) {
+                /* Depth first: what the statement's modules deferred came,
+                   eagerly, before the next statement. */
+                r = complete_descendants(tstate, collected, why, modname,
+                                         attr, until_in, until, 0);
+            }
         }
+        Py_XDECREF(collected);
         Py_XDECREF(name);
         Py_XDECREF(in);
         if (r != 0 || !found) {
@@ -3009,19 +3186,53 @@ catch_up(PyThreadState *tstate, PyObject *dict, PyObject *modname,
 }
 
 /* Is 'value' an object that the modules of a package may fill as they
-   are imported: a registry (hypothesis's dict of strategies, SymPy's S),
-   not a module, class or function, nor an immutable value? */
+   are imported, a registry: a mutable container still empty (hypothesis's
+   dict of strategies; a table of constants is not empty), or an instance
+   of a class of the importer's own top-level
+   package 'top' that customizes attribute access (SymPy's S, which
+   installs what its modules register)?  Not a module, class, function,
+   typing construct or immutable value.  Returns 1, 0, or -1 with an
+   exception set. */
 static int
-is_shared_object(PyObject *value)
+is_shared_object(PyObject *value, PyObject *top)
 {
-    return !(PyModule_Check(value) || PyType_Check(value)
-             || PyFunction_Check(value) || PyCFunction_Check(value)
-             || PyMethod_Check(value) || value == Py_None
-             || PyBool_Check(value) || PyLong_Check(value)
-             || PyFloat_Check(value) || PyComplex_Check(value)
-             || PyUnicode_Check(value) || PyBytes_Check(value)
-             || PyTuple_Check(value) || PyFrozenSet_Check(value)
-             || PyLazyImport_CheckExact(value));
+    PyTypeObject *tp = Py_TYPE(value);
+    if (PyModule_Check(value) || PyType_Check(value)
+        || PyUnicode_Check(value) || PyBytes_Check(value)
+        || PyTuple_Check(value) || PyFrozenSet_Check(value))
+    {
+        return 0;
+    }
+    if (tp->tp_iter != NULL
+        && ((tp->tp_as_mapping && tp->tp_as_mapping->mp_ass_subscript)
+            || (tp->tp_as_sequence && tp->tp_as_sequence->sq_ass_item)
+            || PySet_Check(value)))
+    {
+        Py_ssize_t size = PyObject_Size(value);
+        if (size < 0) {
+            PyErr_Clear();      /* not a container after all */
+            return 0;
+        }
+        return size == 0;
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)
+        || tp->tp_getattro == PyObject_GenericGetAttr)
+    {
+        return 0;
+    }
+    PyObject *modname;
+    int r = PyObject_GetOptionalAttr((PyObject *)tp, &_Py_ID(__module__),
+                                     &modname);
+    if (r <= 0) {
+        return r;
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(top);
+    r = (PyUnicode_Check(modname)
+         && PyUnicode_Tailmatch(modname, top, 0, len, -1) == 1
+         && (PyUnicode_GET_LENGTH(modname) == len
+             || PyUnicode_READ_CHAR(modname, len) == '.'));
+    Py_DECREF(modname);
+    return r;
 }
 
 /* Contract rule 52: a name that "from P.m import name" takes from a
@@ -3033,15 +3244,14 @@ is_shared_object(PyObject *value)
    or -1 with an exception set (one not derived from Exception: a failed
    completion stays lazy, to fail where it is used). */
 static int
-complete_for_shared_object(PyThreadState *tstate, PyLazyImportObject *lz,
+complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
+                           PyObject *fullname, PyObject *name,
                            PyObject *value)
 {
-    PyLazyImportObject *statement = statement_of(lz);
-    PyObject *dict = statement->lz_globals;
     if (tstate->interp->imports.lazy.enabled <= 0
-        || lz->lz_parent == NULL || statement->lz_fromlist == Py_None
         || dict == NULL || !PyDict_Check(dict)
-        || !is_shared_object(value))
+        || PyModule_Check(value) || PyType_Check(value)
+        || PyFunction_Check(value) || PyCFunction_Check(value))
     {
         return 0;
     }
@@ -3051,7 +3261,6 @@ complete_for_shared_object(PyThreadState *tstate, PyLazyImportObject *lz,
     if (r <= 0) {
         return r;
     }
-    PyObject *fullname = statement->lz_fullname;
     Py_ssize_t top = PyUnicode_Check(importer)
                      ? find_dot(importer, 0, PyUnicode_GET_LENGTH(importer))
                      : -2;
@@ -3064,8 +3273,12 @@ complete_for_shared_object(PyThreadState *tstate, PyLazyImportObject *lz,
         r = (PyUnicode_READ_CHAR(fullname, i)
              == PyUnicode_READ_CHAR(importer, i));
     }
+    if (r) {
+        PyObject *topname = PyUnicode_Substring(importer, 0, top);
+        r = topname ? is_shared_object(value, topname) : -1;
+        Py_XDECREF(topname);
+    }
     Py_INCREF(dict);
-    PyObject *name = lz->lz_name;
     Py_INCREF(name);
     while (r > 0) {
         PyObject *key = NULL, *found = NULL, *in = NULL;
@@ -3074,7 +3287,7 @@ complete_for_shared_object(PyThreadState *tstate, PyLazyImportObject *lz,
         if (r == 0 && found != NULL) {
             r = complete_early(tstate, in, found,
                                "module %R read %R, which its package's "
-                               "imports may fill", importer, name);
+                               "imports may fill", importer, name, NULL);
             if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
                 _PyErr_Clear(tstate);   /* fails where it is used */
                 Py_CLEAR(found);
@@ -3089,6 +3302,62 @@ complete_for_shared_object(PyThreadState *tstate, PyLazyImportObject *lz,
     Py_DECREF(dict);
     Py_DECREF(importer);
     return r;
+}
+
+/* Find the first deferred statement of the body of the package whose
+   namespace is 'dict' (named 'modname') that imports its submodule
+   'fullname' ("import p.s", "from p.s import x", "from p import s"): set
+   *key to its eager key.  Returns 1, 0 when there is none, or -1 with an
+   exception set. */
+static int
+naming_statement(PyObject *dict, PyObject *modname, PyObject *fullname,
+                 PyObject **key)
+{
+    Py_ssize_t pos = 0, len = PyUnicode_GET_LENGTH(fullname);
+    Py_ssize_t plen = PyUnicode_GET_LENGTH(modname);
+    PyObject *name, *value;
+    *key = NULL;
+    /* Nothing that runs code is called while walking. */
+    while (_PyDict_Next(dict, &pos, &name, &value, NULL)) {
+        if (!PyLazyImport_CheckExact(value)) {
+            continue;
+        }
+        PyLazyImportObject *st = statement_of(LAZY(value));
+        PyObject *target = st->lz_fullname;
+        if (st->lz_globals != dict || target == NULL) {
+            continue;
+        }
+        Py_ssize_t tlen = PyUnicode_GET_LENGTH(target);
+        int names = (PyUnicode_Tailmatch(target, fullname, 0, len, -1) == 1
+                     && (tlen == len || PyUnicode_READ_CHAR(target, len) == '.'));
+        if (!names && tlen == plen && st->lz_fromlist != Py_None
+            && PyUnicode_Compare(target, modname) == 0)
+        {
+            PyObject *child = PyUnicode_Substring(fullname, plen + 1, len);
+            int r = child ? PySequence_Contains(st->lz_fromlist, child) : -1;
+            Py_XDECREF(child);
+            if (r < 0) {
+                Py_CLEAR(*key);
+                return -1;
+            }
+            names = r;
+        }
+        if (!names) {
+            continue;
+        }
+        PyObject *k = eager_key(st);
+        if (k == NULL) {
+            Py_CLEAR(*key);
+            return -1;
+        }
+        if (*key == NULL || key_precedes(k, *key)) {
+            Py_XSETREF(*key, k);
+        }
+        else {
+            Py_DECREF(k);
+        }
+    }
+    return *key != NULL;
 }
 
 int
@@ -3121,8 +3390,14 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     }
     PyObject *modules = Py_NewRef(interp->imports.modules);
     Py_INCREF(dict);
-    r = catch_up(tstate, dict, modname, fullname, CANDIDATE_OWN, modules,
-                 fullname, "module %R imports its submodule %R");
+    PyObject *limit = NULL;
+    r = naming_statement(dict, modname, fullname, &limit);
+    if (r > 0) {
+        r = catch_up(tstate, dict, modname, fullname, CANDIDATE_OWN, modules,
+                     fullname, "module %R imports its submodule %R", 0,
+                     limit);
+    }
+    Py_XDECREF(limit);
     Py_DECREF(dict);
     Py_DECREF(modules);
     Py_DECREF(modname);
@@ -3158,12 +3433,26 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
     if (dict == NULL || !PyDict_Check(dict)) {
         return 0;
     }
-    /* The hasattr() of the import system's handling of "from m import x"
-       too: eagerly the imports that bound m.x ran before the import system
-       imports m.x, and the modules they import may depend on that
-       order. */
+    int r;
+    if (is_fromlist_probe(tstate)) {
+        /* The hasattr() of "from m import x": the import system imports
+           the submodule m.x next (completing m's imports that eagerly came
+           before, _PyLazyImport_CompletePackage()), and the statement then
+           reads the attribute again, which catches up if it is still
+           missing.  Unless m's __getattr__ would answer first. */
+        PyObject *getattr;
+        r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__getattr__),
+                                        &getattr);
+        if (r > 0) {
+            r = !_PyLazyImport_DefinedLater(dict, getattr);
+            Py_DECREF(getattr);
+        }
+        if (r <= 0) {
+            return r;
+        }
+    }
     PyObject *modname;
-    int r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__name__), &modname);
+    r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__name__), &modname);
     if (r <= 0) {
         return r;
     }
@@ -3176,13 +3465,13 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
     Py_INCREF(dict);
     static const char why[] = "module %R had no attribute %R";
     r = catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict, attr,
-                 why);
+                 why, 1, NULL);
     if (r == 0) {
         /* A package: its submodules' imports may explain a submodule. */
         r = PyDict_Contains(dict, &_Py_ID(__path__));
         if (r > 0) {
             r = catch_up(tstate, dict, modname, attr, CANDIDATE_SUBMODULE,
-                         dict, attr, why);
+                         dict, attr, why, 1, NULL);
         }
     }
     Py_DECREF(dict);
@@ -3359,6 +3648,7 @@ _PyLazyImport_Fini(PyInterpreterState *interp)
     Py_CLEAR(state->pending);
     Py_CLEAR(state->last_parent);
     Py_CLEAR(state->escaped);
+    Py_CLEAR(state->fromlist_code);
     Py_CLEAR(state->read_names_code);
     Py_CLEAR(state->read_names);
 }
@@ -3372,4 +3662,5 @@ _PyLazyImport_ClearThreadState(PyThreadState *tstate)
     ts->lazy_imports.resolving = NULL;
     ts->lazy_imports.resolving_size = 0;
     Py_CLEAR(ts->lazy_imports.hooks);
+    ts->lazy_imports.collect = NULL;    /* borrowed, see complete_early() */
 }

@@ -167,3 +167,54 @@ def test_r33_setuptools_editable_finder(tmp_path):
             cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, result.stderr
         assert result.stdout.splitlines() == ["42", "True"]
+
+
+def test_r52_hypothesis_public_api_under_plain_L(tmp_path):
+    # Contract rule 52: hypothesis.strategies checks at import time that
+    # its strategy modules registered themselves; under plain -L, with no
+    # excluding, it imports and keeps its public API, and a property test
+    # runs.
+    write(tmp_path, {"main.py": """\
+        from hypothesis import given, settings, strategies as st
+        names = sorted(n for n in st.__all__
+                       if type(getattr(st, n)).__name__ != "lazy_import")
+
+        @settings(max_examples=20, database=None)
+        @given(st.lists(st.integers()))
+        def check(xs):
+            assert sorted(xs) == sorted(reversed(xs))
+
+        check()
+        print(len(names), type(st.integers()).__name__)
+        """})
+    eager = run(["main.py"], tmp_path, lazy=False)
+    lazy = run(["main.py"], tmp_path, lazy=True)
+    assert eager.returncode == 0, eager.stderr
+    assert lazy.returncode == 0, lazy.stderr
+    assert lazy.stdout == eager.stdout
+
+
+def test_r54_optional_dependency_of_pytest_plugin_under_L(tmp_path):
+    # Contract rule 54: the optional-dependency idiom, two imports down,
+    # in a project run by pytest under -L: the flag is the eager one.
+    write(tmp_path, {
+        "opt/__init__.py": """\
+            try:
+                from opt import _extra
+                HAS_EXTRA = True
+            except ImportError:
+                HAS_EXTRA = False
+            """,
+        "opt/_extra.py": "import opt._deep\n",
+        "opt/_deep.py": "import not_installed_anywhere\n",
+        "test_flag.py": """\
+            import opt
+
+            def test_flag():
+                assert opt.HAS_EXTRA is False
+            """,
+    })
+    for lazy in (False, True):
+        result = run(["-m", "pytest", "-q", "-p", "no:cacheprovider",
+                      "test_flag.py"], tmp_path, lazy=lazy)
+        assert result.returncode == 0, result.stdout + result.stderr

@@ -274,20 +274,52 @@ class PackageIdiomTests(LazyImportsTestCase):
         self.assert_lines(results[EAGER], [
             "exec hy.st.later", "['a', 'b']",
             "['hy', 'hy.st', 'hy.st.core', 'hy.st.later', 'hy.st.utils']"])
-        # The imports before the read are completed, each with what it
-        # imports, as eagerly: nothing that eager execution had not run.
+        # Importing hy.st.utils, named by the package, completes the
+        # package's imports before it (core, which fills the registry,
+        # and imports utils itself); an empty registry would complete the
+        # others.  hy.st.later, which nothing needs, stays deferred.
         self.assert_lines(results[LAZY], [
-            "exec hy.st.later", "['a', 'b']",
-            "['hy', 'hy.st', 'hy.st.core', 'hy.st.later', 'hy.st.utils']"])
+            "['a', 'b']", "['hy', 'hy.st', 'hy.st.core', 'hy.st.utils']"])
+
+    def test_empty_registry_read_completes_earlier_imports(self):
+        # Contract rules 50 and 52: the registry's module is imported
+        # first (by another import), so only the rule for registries
+        # completes the package's imports before the read.
+        files = {
+            "hy/__init__.py": "",
+            "hy/utils.py": """\
+                registry = []
+                def defines(f):
+                    registry.append(f.__name__)
+                    return f
+                """,
+            "hy/st/__init__.py": """\
+                from hy.st.core import a
+                from hy.utils import registry
+                print(registry)
+                """,
+            "hy/st/core.py": """\
+                print("exec", __name__)
+                from hy.utils import defines
+                @defines
+                def a(): pass
+                """,
+            "main.py": "import hy.utils\nhy.utils\nfrom hy import st\n"
+                       "st.__name__\n",
+        }
+        for lazy, result in self.run_both(files).items():
+            with self.subTest(lazy=lazy):
+                self.assert_lines(result, ["exec hy.st.core", "['a']"])
 
     def test_package_imports_complete_before_its_submodule(self):
-        # Contract rules 50 and 51: eagerly a package's body has run its
-        # imports before any of its submodules is imported (hypothesis's
-        # submodules import each other in that order); "from pkg import
-        # sub" first completes those that came before.
+        # Contract rules 50 and 51: eagerly a package's body has run the
+        # imports before the one of its submodule sub (twisted.logger's
+        # submodules rely on that order); importing pkg.sub from elsewhere
+        # first completes those, and not those after it.
         files = {
             "pkg/__init__.py": """\
                 from pkg.base import Base
+                from pkg.sub import Sub
                 from pkg.after import After
                 """,
             "pkg/base.py": "print('exec', __name__)\nclass Base: pass\n",
@@ -296,14 +328,15 @@ class PackageIdiomTests(LazyImportsTestCase):
                 print('exec', __name__)
                 import sys
                 print('pkg.base' in sys.modules)
+                Sub = 1
                 """,
             "main.py": "from pkg import sub\nsub.__name__\n",
         }
         results = self.run_both(files)
-        self.assert_lines(results[EAGER], ["exec pkg.base", "exec pkg.after",
-                                           "exec pkg.sub", "True"])
-        self.assert_lines(results[LAZY], ["exec pkg.base", "exec pkg.after",
-                                          "exec pkg.sub", "True"])
+        self.assert_lines(results[EAGER], ["exec pkg.base", "exec pkg.sub",
+                                           "True", "exec pkg.after"])
+        self.assert_lines(results[LAZY], ["exec pkg.base", "exec pkg.sub",
+                                          "True"])
 
 
 @requires_subprocess()
