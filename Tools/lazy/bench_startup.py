@@ -56,11 +56,6 @@ def job(group, tool, name, argv, env=None, collect=(), subst=(), excluding=()):
             "collect": list(collect), "subst": list(subst), "excluding": list(excluding)}
 
 
-# httpie's colors.py reads pygments.formatter in an annotation, a module that only the
-# (deferred) import of pygments.formatters.terminal loads; `python -m importlib.lazy check`
-# proposes this setting for it.
-HTTP_EXCLUDING = ["pygments.formatters.terminal"]
-
 
 FLOOR = job("floor", "python", "floor (-c pass)", ["-c", "pass"])
 JOBS = [
@@ -68,8 +63,7 @@ JOBS = [
     # -- version: start-up and little else, from an empty directory
     job("version", "black", "black --code", ["{bin}/black", "--code", "x = [1,2]\n"]),
     job("version", "http", "http --offline",
-        ["{bin}/http", "--ignore-stdin", "--offline", "example.org", "a=b"],
-        excluding=HTTP_EXCLUDING),
+        ["{bin}/http", "--ignore-stdin", "--offline", "example.org", "a=b"]),
     job("version", "pip", "pip list", ["{bin}/pip", "list"]),
     job("version", "sphinx", "sphinx-build --version", ["{bin}/sphinx-build", "--version"]),
     job("version", "pytest", "pytest --version", ["{bin}/pytest", "--version"]),
@@ -87,8 +81,7 @@ JOBS = [
     job("work", "http", "http --offline PUT json",
         ["{bin}/http", "--ignore-stdin", "--offline", "--pretty=all", "--style=monokai",
          "--print=HB", "PUT", "https://api.example.org/v1/runs/42?verbose=1",
-         "Authorization:Bearer token", "X-Bench:work", "run:=@request.json", "note=@README.rst"],
-        excluding=HTTP_EXCLUDING),
+         "Authorization:Bearer token", "X-Bench:work", "run:=@request.json", "note=@README.rst"]),
     job("work", "sphinx", "sphinx-build -b html", ["{bin}/sphinx-build", "-q", "-b", "html",
                                                    "docs", "out"],
         collect=["out/index.html"]),
