@@ -146,6 +146,15 @@ _PyLazyImport_Init(PyInterpreterState *interp)
     /* PyConfig_Read() rejected an invalid value; an embedder's config
        that skipped it gets the default. */
     state->enabled = (mode == _PyImport_LAZY_IMPORTS_INVALID) ? 0 : mode;
+    /* -X lazy_imports_heal=0 turns off the early completions of contract
+       rules 51 and 52 (for comparisons, and to find the statements they
+       heal): deferred imports then complete only where they are used. */
+    state->heal = 1;
+    for (Py_ssize_t i = 0; i < config->xoptions.length; i++) {
+        if (wcscmp(config->xoptions.items[i], L"lazy_imports_heal=0") == 0) {
+            state->heal = 0;
+        }
+    }
     if (state->lazy_modules == NULL) {
         state->lazy_modules = PyUnicode_InternFromString("__lazy_modules__");
         if (state->lazy_modules == NULL) {
@@ -701,12 +710,12 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
         }
         eager = "names bound";
     }
-    if (ready == 0 && module != NULL && state->enabled > 0) {
+    if (ready == 0 && module != NULL && state->enabled > 0 && state->heal) {
         ready = is_side_effect_import(state, globals, code, fullname,
                                       fromlist, module);
         eager = "side-effect import";
     }
-    if (ready > 0 && module != NULL && state->enabled > 0
+    if (ready > 0 && module != NULL && state->enabled > 0 && state->heal
         && PyModule_Check(module))
     {
         /* It runs now: a registry it reads (see is_shared_object()) may
@@ -2948,7 +2957,9 @@ earliest_in_package(PyThreadState *tstate, PyObject *dict, PyObject *modname,
     Py_ssize_t pos = 0;
     PyObject *name, *value;
     while (_PyDict_Next(dict, &pos, &name, &value, NULL)) {
-        if (PyModule_CheckExact(value) && PyUnicode_Check(name)
+        /* (A subclass too: pygments.formatters replaces itself with
+           one.) */
+        if (PyModule_Check(value) && PyUnicode_Check(name)
             && ((PyModuleObject *)value)->md_dict != dict)
         {
             if ((subs == NULL && (subs = PyList_New(0)) == NULL)
@@ -3185,9 +3196,31 @@ catch_up(PyThreadState *tstate, PyObject *dict, PyObject *modname,
     }
 }
 
+/* Is 'tp' a container class of weakref or collections (a
+   WeakValueDictionary, a defaultdict)?  A subclass of dict defined
+   elsewhere may keep its data in attributes (requests' LookupDict). */
+static int
+is_stdlib_container(PyTypeObject *tp)
+{
+    if (tp->tp_iter == NULL) {
+        return 0;
+    }
+    PyObject *modname = PyDict_GetItemWithError(
+        _PyType_GetDict(tp), &_Py_ID(__module__));
+    if (modname == NULL) {
+        PyErr_Clear();
+        return (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) == 0
+               && strncmp(tp->tp_name, "collections.", 12) == 0;
+    }
+    return PyUnicode_Check(modname)
+           && (_PyUnicode_EqualToASCIIString(modname, "weakref")
+               || _PyUnicode_EqualToASCIIString(modname, "collections"));
+}
+
 /* Is 'value' an object that the modules of a package may fill as they
-   are imported, a registry: a mutable container still empty (hypothesis's
-   dict of strategies; a table of constants is not empty), or an instance
+   are imported, a registry: a dict, list or set still empty, or such a
+   container of weakref or collections (hypothesis's WeakValueDictionary
+   of strategies; a table of constants is not empty), or an instance
    of a class of the importer's own top-level
    package 'top' that customizes attribute access (SymPy's S, which
    installs what its modules register)?  Not a module, class, function,
@@ -3203,10 +3236,8 @@ is_shared_object(PyObject *value, PyObject *top)
     {
         return 0;
     }
-    if (tp->tp_iter != NULL
-        && ((tp->tp_as_mapping && tp->tp_as_mapping->mp_ass_subscript)
-            || (tp->tp_as_sequence && tp->tp_as_sequence->sq_ass_item)
-            || PySet_Check(value)))
+    if (PyDict_CheckExact(value) || PyList_CheckExact(value)
+        || PySet_CheckExact(value) || is_stdlib_container(tp))
     {
         Py_ssize_t size = PyObject_Size(value);
         if (size < 0) {
@@ -3249,6 +3280,7 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
                            PyObject *value)
 {
     if (tstate->interp->imports.lazy.enabled <= 0
+        || !tstate->interp->imports.lazy.heal
         || dict == NULL || !PyDict_Check(dict)
         || PyModule_Check(value) || PyType_Check(value)
         || PyFunction_Check(value) || PyCFunction_Check(value))
@@ -3371,7 +3403,7 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     PyObject *dict = ((PyModuleObject *)package)->md_dict;
     /* Under -L only: a module that lists its lazy imports in
        __lazy_modules__ (PEP 810) chose them knowing the order. */
-    if (interp->imports.lazy.enabled <= 0
+    if (interp->imports.lazy.enabled <= 0 || !interp->imports.lazy.heal
         || dict == NULL || !PyDict_Check(dict)
         || !_PyDict_MayHoldLazyImports(dict)
         || _PyInterpreterState_GetFinalizing(interp) != NULL
@@ -3411,7 +3443,7 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
     PyInterpreterState *interp = tstate->interp;
     /* Under -L only: a module that lists its lazy imports in
        __lazy_modules__ (PEP 810) gets the misses CPython 3.15 gives. */
-    if (interp->imports.lazy.enabled <= 0
+    if (interp->imports.lazy.enabled <= 0 || !interp->imports.lazy.heal
         || !PyModule_Check(module) || !PyUnicode_Check(attr)
         || _PyInterpreterState_GetFinalizing(interp) != NULL
         || interp->imports.importlib == NULL)
@@ -3464,8 +3496,11 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
        its last other reference while imports run. */
     Py_INCREF(dict);
     static const char why[] = "module %R had no attribute %R";
-    r = catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict, attr,
-                 why, 1, NULL);
+    r = 0;
+    if (_PyDict_MayHoldLazyImports(dict)) {
+        r = catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict, attr,
+                     why, 1, NULL);
+    }
     if (r == 0) {
         /* A package: its submodules' imports may explain a submodule. */
         r = PyDict_Contains(dict, &_Py_ID(__path__));

@@ -185,6 +185,20 @@ class MissedAttributeTests(LazyImportsTestCase):
         result = self.run_files(files, lazy=True)
         self.assert_printed(result, ["None", "LookupError broken body"])
 
+    def test_healing_can_be_turned_off(self):
+        # Contract rule 52: -X lazy_imports_heal=0 turns the early
+        # completions off; the miss is then an AttributeError.
+        files = {
+            "pkg/__init__.py": "from .fill import fill\n",
+            "pkg/fill.py": "import pkg\npkg.curry = 'curry'\nfill = 1\n",
+            "main.py": "import pkg\nprint(getattr(pkg, 'curry', None))\n",
+        }
+        result = self.run_files(files, lazy=True)
+        self.assert_printed(result, ["curry"])
+        result = self.run_files(files, "-X", "lazy_imports_heal=0", "main.py",
+                                lazy=True)
+        self.assert_printed(result, ["None"])
+
     def test_verbose_and_report_name_early_completions(self):
         # Contract rules 28 and 52: what the fork completes early, and why,
         # is shown by -v and by the report.
