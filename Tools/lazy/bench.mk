@@ -109,3 +109,20 @@ $(BENCH)/venv-peer/.ok: $(BENCH)/requirements-peer.txt | peer-python
 	@sh $(T)/venv.sh $(PY_PEER) $(BENCH)/venv-peer $(BENCH)/requirements-peer.txt
 	@cp bench/startup/sitecustomize.py \
 		"$$($(BENCH)/venv-peer/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/"
+
+# The ecosystem corpus: the most-downloaded PyPI packages of bench/ecosystem/packages.txt,
+# each pip-installed from wheels into a venv of the fork ($(BUILD)/ecosystem/venv-fork) and
+# imported in fresh processes, eagerly and with -L: the same public API ({name: type}), and
+# how many modules -L defers (Tools/lazy/ecosystem.py).  Needs the network: not part of
+# make test.  PEER_PYTHON=/path/to/python3.15 adds CPython 3.15 with -X lazy_imports=all
+# side by side (its venv: $(BUILD)/ecosystem/venv-peer); LIMIT=N the first N packages,
+# ONLY="a b" some of them.
+ECOSYSTEM := $(BUILD)/ecosystem
+
+.PHONY: test-ecosystem
+
+test-ecosystem: build  ## top PyPI packages imported eagerly and with -L: same API? ($(REPORTS)/ecosystem.md; PEER_PYTHON=, LIMIT=, ONLY=)
+	@$(CLEAN_ENV) $(PY_FORK) $(T)/ecosystem.py --python $(PY_FORK) --lazy-flag=-L \
+		--venv $(ECOSYSTEM)/venv-fork --out $(REPORTS) \
+		$(if $(PEER_PYTHON),--peer-python $(PEER_PYTHON) --peer-venv $(ECOSYSTEM)/venv-peer) \
+		$(if $(LIMIT),--limit $(LIMIT)) $(if $(ONLY),--only "$(ONLY)")

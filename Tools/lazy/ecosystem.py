@@ -35,6 +35,9 @@ with -X lazy_imports=all, PEP 810's global mode):
        value's type is ``lazy_import`` (a lazy object that leaked out);
    (c) the module counts of (a) and (b), taken before the API is listed
        (which resolves what it touches): what lazy mode deferred.
+   When the lazy dir() lacks names the eager one has, one more lazy
+   process gets each of the eager names by name: when that gives the eager
+   JSON, the difference is "dir() only" (submodules bound on first access).
 
 A package works lazily when the eager probe succeeded and the lazy one
 printed the same {name: type} JSON.  Otherwise the cause is recorded: the
@@ -78,9 +81,10 @@ TAIL = 15                  # lines of stderr kept for a failed probe
 STATUSES = ("works", "lazy fails", "differs", "eager fails",
             "not installable")
 
-# Run as "python [FLAGS] -c PROBE IMPORT_NAME".  Everything is inside a
-# function, so that the probe's own imports are eager in either lazy mode
-# and are counted in the same place in both runs.
+# Run as "python [FLAGS] -c PROBE IMPORT_NAME [NAME ...]"; the NAMEs, when
+# given, replace the listed API.  Everything is inside a function, so that
+# the probe's own imports are eager in either lazy mode and are counted in
+# the same place in both runs.
 PROBE = r'''
 def main():
     import importlib
@@ -90,7 +94,7 @@ def main():
     before = len(sys.modules)
     module = importlib.import_module(name)
     after = len(sys.modules)
-    names = getattr(module, "__all__", None)
+    names = sys.argv[2:] or getattr(module, "__all__", None)
     if not (isinstance(names, (list, tuple))
             and all(isinstance(n, str) for n in names)):
         names = [n for n in dir(module) if not n.startswith("_")]
@@ -247,9 +251,10 @@ class Side:
 
     # -- the probes --------------------------------------------------------
 
-    def probe(self, import_name, flags, cwd):
+    def probe(self, import_name, flags, cwd, names=()):
         rc, out, err, seconds = run([self.vpython, *flags, "-c", PROBE,
-                                     import_name], self.timeout, cwd=cwd)
+                                     import_name, *names], self.timeout,
+                                    cwd=cwd)
         result = {"returncode": rc, "seconds": round(seconds, 2)}
         data = None
         for line in out.splitlines():
@@ -282,6 +287,15 @@ class Side:
         elif lazy["api"] != eager["api"]:
             entry.update(status="differs",
                          cause=first_difference(eager, lazy))
+            if eager["api"].keys() - lazy["api"].keys():
+                # Names the lazy dir() lacks: are they there on access?
+                again = entry["lazy_by_name"] = self.probe(
+                    import_name, self.lazy, cwd, sorted(eager["api"]))
+                entry["dir_only"] = (again["ok"]
+                                     and again["api"] == eager["api"])
+                if entry["dir_only"]:
+                    entry["cause"] += (" (dir() only: every eager name "
+                                       "resolves on access, same types)")
         else:
             entry.update(status="works", cause="")
         self.results[name] = entry
@@ -346,6 +360,9 @@ def report(sides, packages, elapsed):
     for status in STATUSES:
         out.append(f"| {status} | "
                    + " | ".join(str(s.count(status)) for s in sides) + " |")
+    out.append("| of which differs in dir() only | " + " | ".join(
+        str(sum(1 for e in s.results.values() if e.get("dir_only")))
+        for s in sides) + " |")
     out.append("")
     for s in sides:
         eager, lazy, n = s.median_modules()
