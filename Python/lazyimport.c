@@ -3342,13 +3342,21 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
    *key to its eager key.  Returns 1, 0 when there is none, or -1 with an
    exception set. */
 static int
-naming_statement(PyObject *dict, PyObject *modname, PyObject *fullname,
-                 PyObject **key)
+naming_statement(PyThreadState *tstate, PyObject *dict, PyObject *modname,
+                 PyObject *fullname, PyObject **key)
 {
     Py_ssize_t pos = 0, len = PyUnicode_GET_LENGTH(fullname);
     Py_ssize_t plen = PyUnicode_GET_LENGTH(modname);
     PyObject *name, *value;
+    int own = 0;
     *key = NULL;
+    /* A package whose body is done and left none of its own deferred
+       imports is not scanned again for each of its submodules: the
+       namespace it was last found so in is remembered. */
+    struct _lazy_import_state *state = &tstate->interp->imports.lazy;
+    if (state->no_own_imports == dict) {
+        return 0;
+    }
     /* Nothing that runs code is called while walking. */
     while (_PyDict_Next(dict, &pos, &name, &value, NULL)) {
         if (!PyLazyImport_CheckExact(value)) {
@@ -3359,6 +3367,7 @@ naming_statement(PyObject *dict, PyObject *modname, PyObject *fullname,
         if (st->lz_globals != dict || target == NULL) {
             continue;
         }
+        own = 1;
         Py_ssize_t tlen = PyUnicode_GET_LENGTH(target);
         int names = (PyUnicode_Tailmatch(target, fullname, 0, len, -1) == 1
                      && (tlen == len || PyUnicode_READ_CHAR(target, len) == '.'));
@@ -3387,6 +3396,16 @@ naming_statement(PyObject *dict, PyObject *modname, PyObject *fullname,
         }
         else {
             Py_DECREF(k);
+        }
+    }
+    if (!own) {
+        /* Its body is done unless it is still being imported. */
+        int r = is_loaded(modname);
+        if (r < 0) {
+            return -1;
+        }
+        if (r) {
+            state->no_own_imports = dict;   /* compared, never read */
         }
     }
     return *key != NULL;
@@ -3423,7 +3442,7 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     PyObject *modules = Py_NewRef(interp->imports.modules);
     Py_INCREF(dict);
     PyObject *limit = NULL;
-    r = naming_statement(dict, modname, fullname, &limit);
+    r = naming_statement(tstate, dict, modname, fullname, &limit);
     if (r > 0) {
         r = catch_up(tstate, dict, modname, fullname, CANDIDATE_OWN, modules,
                      fullname, "module %R imports its submodule %R", 0,
@@ -3466,6 +3485,13 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
         return 0;
     }
     int r;
+    if (!_PyDict_MayHoldLazyImports(dict)) {
+        /* Only the package walk below can find something. */
+        r = PyDict_Contains(dict, &_Py_ID(__path__));
+        if (r <= 0) {
+            return r;
+        }
+    }
     if (is_fromlist_probe(tstate)) {
         /* The hasattr() of "from m import x": the import system imports
            the submodule m.x next (completing m's imports that eagerly came
