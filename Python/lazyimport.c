@@ -546,6 +546,18 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
     return r;
 }
 
+/* Is the dotted module name 'name' the package 'package' or inside it?
+   Both are str. */
+static int
+is_inside(PyObject *name, PyObject *package)
+{
+    Py_ssize_t len = PyUnicode_GET_LENGTH(package);
+    return len > 0
+           && PyUnicode_Tailmatch(name, package, 0, len, -1) == 1
+           && (PyUnicode_GET_LENGTH(name) == len
+               || PyUnicode_READ_CHAR(name, len) == '.');
+}
+
 /* Is "from P import a, b" in the __init__ of the package P (or of a
    package containing P) an import made for its side effects: are a and b
    submodules (P does not have them) that the package's code never reads?
@@ -574,12 +586,7 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
         return r;
     }
     /* P is the package itself or one inside it. */
-    Py_ssize_t len = PyUnicode_Check(importer)
-                     ? PyUnicode_GET_LENGTH(importer) : -1;
-    r = len > 0
-        && PyUnicode_Tailmatch(fullname, importer, 0, len, -1) == 1
-        && (PyUnicode_GET_LENGTH(fullname) == len
-            || PyUnicode_READ_CHAR(fullname, len) == '.');
+    r = PyUnicode_Check(importer) && is_inside(fullname, importer);
     Py_DECREF(importer);
     if (r <= 0) {
         return r;
@@ -2874,15 +2881,21 @@ runs_nothing(PyLazyImportObject *lz)
    module's own body, or the lazy references to submodules bound there. */
 #define CANDIDATE_OWN 1
 #define CANDIDATE_SUBMODULE 2
+/* Or, of the package's own deferred imports, those of modules inside it:
+   circular imports among a package's modules depend on their order,
+   which _PyLazyImport_CompletePackage() keeps. */
+#define CANDIDATE_OWN_INSIDE 3
 
 /* Find, in 'dict', the lazy import of kind 'kind' that eager execution
    completed first among those it had completed by now (see
    completed_by_now()), if it comes before *best_key: then replace
-   *best_key, *best_name and *best_dict (new references).  Returns 0, or
-   -1 with an exception set. */
+   *best_key, *best_name and *best_dict (new references).  'modname' is
+   the name of the module of 'dict' (used by CANDIDATE_OWN_INSIDE).
+   Returns 0, or -1 with an exception set. */
 static int
-earliest_in(PyThreadState *tstate, PyObject *dict, int kind,
-            PyObject **best_key, PyObject **best_name, PyObject **best_dict)
+earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
+            int kind, PyObject **best_key, PyObject **best_name,
+            PyObject **best_dict)
 {
     Py_ssize_t pos = 0;
     PyObject *name, *value;
@@ -2895,13 +2908,19 @@ earliest_in(PyThreadState *tstate, PyObject *dict, int kind,
             continue;
         }
         PyLazyImportObject *lz = LAZY(value);
-        if (kind == CANDIDATE_OWN
-            ? statement_of(lz)->lz_globals != dict
-            : !is_reference(value) || lz->lz_submodule == SUBMODULE_NONE)
+        if (kind == CANDIDATE_SUBMODULE
+            ? !is_reference(value) || lz->lz_submodule == SUBMODULE_NONE
+            : statement_of(lz)->lz_globals != dict)
         {
             continue;
         }
-        if (kind == CANDIDATE_OWN) {
+        if (kind == CANDIDATE_OWN_INSIDE) {
+            PyObject *target = statement_of(lz)->lz_fullname;
+            if (target == NULL || !is_inside(target, modname)) {
+                continue;
+            }
+        }
+        if (kind != CANDIDATE_SUBMODULE) {
             int r = runs_nothing(lz);
             if (r < 0) {
                 return -1;
@@ -2946,8 +2965,8 @@ earliest_in_package(PyThreadState *tstate, PyObject *dict, PyObject *modname,
         return 0;   /* a package nested deeper than any real one */
     }
     if (_PyDict_MayHoldLazyImports(dict)
-        && earliest_in(tstate, dict, CANDIDATE_SUBMODULE, best_key,
-                       best_name, best_dict) < 0)
+        && earliest_in(tstate, dict, modname, CANDIDATE_SUBMODULE,
+                       best_key, best_name, best_dict) < 0)
     {
         return -1;
     }
@@ -3130,12 +3149,12 @@ catch_up(PyThreadState *tstate, PyObject *dict, PyObject *modname,
          PyObject *attr, int kind, PyObject *until_in, PyObject *until,
          const char *why, int deep, PyObject *limit)
 {
-    int checked = (kind == CANDIDATE_OWN);
+    int checked = (kind != CANDIDATE_SUBMODULE);
     for (;;) {
         /* Only what comes before 'limit', if given, in eager order. */
         PyObject *key = Py_XNewRef(limit), *name = NULL, *in = NULL;
-        int r = (kind == CANDIDATE_OWN)
-            ? earliest_in(tstate, dict, kind, &key, &name, &in)
+        int r = (kind != CANDIDATE_SUBMODULE)
+            ? earliest_in(tstate, dict, modname, kind, &key, &name, &in)
             : earliest_in_package(tstate, dict, modname, 0, &key, &name,
                                   &in);
         Py_XDECREF(key);
@@ -3257,11 +3276,7 @@ is_shared_object(PyObject *value, PyObject *top)
     if (r <= 0) {
         return r;
     }
-    Py_ssize_t len = PyUnicode_GET_LENGTH(top);
-    r = (PyUnicode_Check(modname)
-         && PyUnicode_Tailmatch(modname, top, 0, len, -1) == 1
-         && (PyUnicode_GET_LENGTH(modname) == len
-             || PyUnicode_READ_CHAR(modname, len) == '.'));
+    r = PyUnicode_Check(modname) && is_inside(modname, top);
     Py_DECREF(modname);
     return r;
 }
@@ -3314,7 +3329,8 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
     Py_INCREF(name);
     while (r > 0) {
         PyObject *key = NULL, *found = NULL, *in = NULL;
-        r = earliest_in(tstate, dict, CANDIDATE_OWN, &key, &found, &in);
+        r = earliest_in(tstate, dict, NULL, CANDIDATE_OWN, &key, &found,
+                        &in);
         Py_XDECREF(key);
         if (r == 0 && found != NULL) {
             r = complete_early(tstate, in, found,
@@ -3345,8 +3361,7 @@ static int
 naming_statement(PyThreadState *tstate, PyObject *dict, PyObject *modname,
                  PyObject *fullname, PyObject **key)
 {
-    Py_ssize_t pos = 0, len = PyUnicode_GET_LENGTH(fullname);
-    Py_ssize_t plen = PyUnicode_GET_LENGTH(modname);
+    Py_ssize_t pos = 0, plen = PyUnicode_GET_LENGTH(modname);
     PyObject *name, *value;
     int own = 0;
     *key = NULL;
@@ -3368,13 +3383,13 @@ naming_statement(PyThreadState *tstate, PyObject *dict, PyObject *modname,
             continue;
         }
         own = 1;
-        Py_ssize_t tlen = PyUnicode_GET_LENGTH(target);
-        int names = (PyUnicode_Tailmatch(target, fullname, 0, len, -1) == 1
-                     && (tlen == len || PyUnicode_READ_CHAR(target, len) == '.'));
-        if (!names && tlen == plen && st->lz_fromlist != Py_None
+        int names = is_inside(target, fullname);
+        if (!names && PyUnicode_GET_LENGTH(target) == plen
+            && st->lz_fromlist != Py_None
             && PyUnicode_Compare(target, modname) == 0)
         {
-            PyObject *child = PyUnicode_Substring(fullname, plen + 1, len);
+            PyObject *child = PyUnicode_Substring(fullname, plen + 1,
+                                                  PyUnicode_GET_LENGTH(fullname));
             int r = child ? PySequence_Contains(st->lz_fromlist, child) : -1;
             Py_XDECREF(child);
             if (r < 0) {
@@ -3444,9 +3459,9 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     PyObject *limit = NULL;
     r = naming_statement(tstate, dict, modname, fullname, &limit);
     if (r > 0) {
-        r = catch_up(tstate, dict, modname, fullname, CANDIDATE_OWN, modules,
-                     fullname, "module %R imports its submodule %R", 0,
-                     limit);
+        r = catch_up(tstate, dict, modname, fullname, CANDIDATE_OWN_INSIDE,
+                     modules, fullname, "module %R imports its submodule %R",
+                     0, limit);
     }
     Py_XDECREF(limit);
     Py_DECREF(dict);

@@ -352,6 +352,32 @@ class PackageIdiomTests(LazyImportsTestCase):
         self.assert_lines(results[LAZY], ["exec pkg.base", "exec pkg.sub",
                                           "True"])
 
+    def test_package_order_keeps_other_imports_deferred(self):
+        # Contract rule 51: the order kept is among the package's own
+        # modules (importlib.metadata's "import json, email, zipfile"
+        # before its submodules stay deferred).
+        files = {
+            "pkg/__init__.py": """\
+                import ext
+                from . import base
+                from .sub import Sub
+                """,
+            "ext.py": "print('exec', __name__)\n",
+            "pkg/base.py": "print('exec', __name__)\n",
+            "pkg/sub.py": "print('exec', __name__)\nSub = 1\n",
+            "main.py": script("""\
+                import pkg.sub
+                print(pkg.sub.Sub)
+                """, "pkg", "ext"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec ext", "exec pkg.base", "exec pkg.sub", "1",
+            "['ext', 'pkg', 'pkg.base', 'pkg.sub']"])
+        self.assert_lines(results[LAZY], [
+            "exec pkg.base", "exec pkg.sub", "1",
+            "['pkg', 'pkg.base', 'pkg.sub']"])
+
 
 @requires_subprocess()
 class TryImportErrorTests(LazyImportsTestCase):
