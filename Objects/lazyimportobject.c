@@ -51,6 +51,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_loaded = 0;
     lz->lz_bound = 0;
     lz->lz_inert = 0;
+    lz->lz_walk_failed = 0;
     lz->lz_value = NULL;
     lz->lz_package = NULL;
     lz->lz_serial = ++_PyInterpreterState_GET()->imports.lazy.serial;

@@ -48,6 +48,10 @@ typedef struct {
     unsigned char lz_bound;     /* stored by its import statement */
     unsigned char lz_inert;     /* a copy that stands for nothing (see
                                    _PyLazyImport_Inert()) */
+    unsigned char lz_walk_failed;   /* its resolution before a PyDict_Next()
+                                   walk failed and was reported: the walk
+                                   gives None for it without importing
+                                   again (Objects/dictobject.c) */
     PyObject *lz_value;         /* the result, once resolved */
     PyObject *lz_package;       /* reference: the package it is bound in,
                                    until the import system loads the

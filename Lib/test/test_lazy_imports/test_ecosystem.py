@@ -72,6 +72,26 @@ class MissedAttributeTests(LazyImportsTestCase):
         self.assert_same(files, ["curry", "merge False -",
                                  "['tlz', 'tlz._build']"])
 
+    def test_namespace_copied_into_a_list_while_resolving(self):
+        # Contract rules 22 and 52: list(ns.values()) and list(ns.items())
+        # of a namespace whose lazy import this thread is resolving skip it,
+        # as the views' iterators do, and hand out no lazy object.
+        files = {
+            "pkg/__init__.py": "from pkg.sub import Sub\n",
+            "pkg/sub.py": """\
+                import pkg
+                ns = pkg.__dict__
+                for values in (list(ns.values()),
+                               [v for k, v in list(ns.items())],
+                               [v for k, v in sorted(ns.items())]):
+                    print(sorted({type(v).__name__ for v in values}
+                                 & {"lazy_import", "int"}))
+                Sub = 1
+                """,
+            "main.py": "import pkg\nprint(pkg.Sub)\n",
+        }
+        self.assert_same(files, ["[]", "[]", "[]", "1"])
+
     def test_submodule_imported_by_another_deferred_import(self):
         # Contract rule 51: httpie reads pygments.formatter, which eagerly
         # "from pygments.formatters.terminal import ..." had imported.

@@ -309,6 +309,45 @@ class CApiContractTests(LazyImportsTestCase):
             "['ModuleNotFoundError'] True"])
 
 
+    def test_pydict_next_walk_sees_a_fixed_set_of_keys(self):
+        # Contract rule 34: resolving pkg.sub, whose body adds 200
+        # attributes to pkg, happens before the walk's first step, and
+        # PyDict_Size() counts the keys the walk will see.
+        files = {
+            "pkg/__init__.py": "from . import sub\n"
+                               "def reads(): return sub\n",
+            "pkg/sub.py": "import pkg\n"
+                          "for i in range(200):\n"
+                          "    setattr(pkg, f'added_{i}', i)\n",
+        }
+        code = """
+            import ctypes, pkg
+            api = ctypes.pythonapi
+            api.PyDict_Size.argtypes = [ctypes.py_object]
+            api.PyDict_Size.restype = ctypes.c_ssize_t
+            api.PyDict_Next.argtypes = [
+                ctypes.py_object, ctypes.POINTER(ctypes.c_ssize_t),
+                ctypes.POINTER(ctypes.c_void_p),
+                ctypes.POINTER(ctypes.c_void_p)]
+            ns = pkg.__dict__
+            size = api.PyDict_Size(ns) if {size_first} else None
+            pos = ctypes.c_ssize_t(0)
+            key, value = ctypes.c_void_p(), ctypes.c_void_p()
+            steps, sizes = 0, set()
+            while api.PyDict_Next(ns, ctypes.byref(pos),
+                                  ctypes.byref(key), ctypes.byref(value)):
+                steps += 1
+                sizes.add(len(ns))
+            print(size in (None, steps), sizes == {{steps}}, "added_199" in ns)
+            """
+        for lazy in MODES:
+            for size_first in (True, False):
+                with self.subTest(lazy=lazy, size_first=size_first):
+                    result = self.run_code(code.format(size_first=size_first),
+                                           lazy=lazy, files=files)
+                    self.assertEqual(result.lines, ["True True True"])
+
+
 class LeakTests(LazyImportsTestCase):
 
     def test_items_view_set_operations(self):
