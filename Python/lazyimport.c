@@ -1426,12 +1426,13 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
 }
 
 /* A pending binding is the lazy module import whose statement makes it,
-   in interp->imports.lazy.pending[parent]: the statement, or a list of them
-   in statement order.  It is a definite binding of the child of 'parent'
-   in its module name (see bind_dotted(): 'parent' is shorter than
-   lz_fullname), or tentative ones of the names of its fromlist ('parent'
-   is lz_fullname).  The names are taken from the statement when the
-   package is loaded: a statement costs no more than an entry. */
+   in interp->imports.lazy.pending[parent]: a record of the statement (see
+   pending_record()), or a list of them in statement order.  It is a
+   definite binding of the child of 'parent' in its module name (see
+   bind_dotted(): 'parent' is shorter than lz_fullname), or tentative ones
+   of the names of its fromlist ('parent' is lz_fullname).  The names are
+   taken from the statement when the package is loaded: a statement costs
+   no more than an entry. */
 static int
 pending_kind(PyObject *parent, PyObject *entry)
 {
@@ -1546,8 +1547,61 @@ same_pending(PyLazyImportObject *entry, PyLazyImportObject *lz)
     return r > 0;
 }
 
+/* What a pending binding keeps of the statement 'lz': what bind_child()
+   and eager_key() read, and the statement's namespace only if a module in
+   sys.modules keeps it alive anyway.  Another namespace (exec("import
+   xml.dom", {}) in a function that drops the dict) is not kept alive, as
+   eagerly (contract rule 53): the record has a namespace of its own that
+   holds only its __name__, for the messages of the reference it binds.  A
+   new reference, or NULL with an exception set. */
+static PyObject *
+pending_record(PyLazyImportObject *lz)
+{
+    PyObject *globals = lz->lz_globals, *name = NULL, *module = NULL;
+    if (globals != NULL && PyDict_Check(globals)) {
+        int r = _PyDict_GetItemRefNoResolve(globals, &_Py_ID(__name__),
+                                            &name);
+        if (r > 0 && PyUnicode_Check(name)) {
+            module = PyImport_GetModule(name);
+            r = (module == NULL && PyErr_Occurred()) ? -1 : 0;
+        }
+        if (r < 0) {
+            Py_XDECREF(name);
+            return NULL;
+        }
+        if (module != NULL && PyModule_Check(module)
+            && PyModule_GetDict(module) == globals)
+        {
+            Py_INCREF(globals);
+        }
+        else if ((globals = PyDict_New()) != NULL && name != NULL
+                 && PyDict_SetItem(globals, &_Py_ID(__name__), name) < 0)
+        {
+            Py_CLEAR(globals);
+        }
+        Py_XDECREF(module);
+        Py_XDECREF(name);
+        if (globals == NULL) {
+            return NULL;
+        }
+    }
+    else {
+        Py_XINCREF(globals);
+    }
+    PyObject *record = _PyLazyImport_New(lz->lz_name, lz->lz_fullname,
+                                         lz->lz_fromlist, lz->lz_level,
+                                         globals, NULL, lz->lz_builtins,
+                                         lz->lz_code, lz->lz_addr);
+    Py_XDECREF(globals);
+    if (record != NULL) {
+        LAZY(record)->lz_serial = lz->lz_serial;
+        LAZY(record)->lz_origin = Py_XNewRef(lz->lz_origin);
+    }
+    return record;
+}
+
 /* Remember that the statement of 'lz' binds in the package 'parent' when
-   it is loaded. */
+   it is loaded (as a pending_record()). */
 static int
 add_pending(PyObject *parent, PyLazyImportObject *lz)
 {
@@ -1560,12 +1614,19 @@ add_pending(PyObject *parent, PyLazyImportObject *lz)
         }
     }
     PyObject *old;
-    int r = PyDict_SetDefaultRef(pending, parent, (PyObject *)lz, &old);
-    if (r <= 0
-        || (PyLazyImport_CheckExact(old) && same_pending(LAZY(old), lz)))
+    int r = PyDict_GetItemRef(pending, parent, &old);
+    if (r < 0
+        || (r > 0 && PyLazyImport_CheckExact(old)
+            && same_pending(LAZY(old), lz)))
     {
         Py_XDECREF(old);
         return r < 0 ? -1 : 0;
+    }
+    if (r == 0) {
+        PyObject *record = pending_record(lz);
+        r = record ? PyDict_SetItem(pending, parent, record) : -1;
+        Py_XDECREF(record);
+        return r;
     }
     if (PyList_CheckExact(old)) {
         /* A statement run again repeats the last few ones. */
@@ -1576,7 +1637,9 @@ add_pending(PyObject *parent, PyLazyImportObject *lz)
                 return 0;
             }
         }
-        r = PyList_Append(old, (PyObject *)lz);
+        PyObject *record = pending_record(lz);
+        r = record ? PyList_Append(old, record) : -1;
+        Py_XDECREF(record);
         if (r == 0 && n + 1 >= PENDING_COMPACT && ((n + 1) & n) == 0) {
             /* Otherwise, at each doubling from PENDING_COMPACT entries:
                amortized, a constant cost per entry. */
@@ -1586,13 +1649,15 @@ add_pending(PyObject *parent, PyLazyImportObject *lz)
         }
     }
     else {
-        PyObject *list = PyList_New(2);
+        PyObject *record = pending_record(lz);
+        PyObject *list = record ? PyList_New(2) : NULL;
         if (list == NULL) {
+            Py_XDECREF(record);
             Py_DECREF(old);
             return -1;
         }
         PyList_SET_ITEM(list, 0, Py_NewRef(old));
-        PyList_SET_ITEM(list, 1, Py_NewRef(lz));
+        PyList_SET_ITEM(list, 1, record);
         r = PyDict_SetItem(pending, parent, list);
         Py_DECREF(list);
     }
@@ -2014,7 +2079,8 @@ static int
 key_precedes(PyObject *key, PyObject *other)
 {
     int c = compare_keys(key, other);
-    return c < 0 || (c == 0 && PyTuple_GET_SIZE(key) < PyTuple_GET_SIZE(other));
+    return c < 0
+           || (c == 0 && PyTuple_GET_SIZE(key) < PyTuple_GET_SIZE(other));
 }
 
 /* Had eager execution completed the statement of eager key 'key' by the
@@ -2032,7 +2098,9 @@ completed_by_now(PyThreadState *tstate, PyObject *key)
             return -1;
         }
         int c = compare_keys(key, at);
-        if (c > 0 || (c == 0 && PyTuple_GET_SIZE(key) <= PyTuple_GET_SIZE(at))) {
+        if (c > 0
+            || (c == 0 && PyTuple_GET_SIZE(key) <= PyTuple_GET_SIZE(at)))
+        {
             return 0;
         }
     }
@@ -3388,8 +3456,8 @@ naming_statement(PyThreadState *tstate, PyObject *dict, PyObject *modname,
             && st->lz_fromlist != Py_None
             && PyUnicode_Compare(target, modname) == 0)
         {
-            PyObject *child = PyUnicode_Substring(fullname, plen + 1,
-                                                  PyUnicode_GET_LENGTH(fullname));
+            PyObject *child = PyUnicode_Substring(
+                fullname, plen + 1, PyUnicode_GET_LENGTH(fullname));
             int r = child ? PySequence_Contains(st->lz_fromlist, child) : -1;
             Py_XDECREF(child);
             if (r < 0) {

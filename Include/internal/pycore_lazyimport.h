@@ -176,9 +176,9 @@ extern int _PyLazyImport_DefinedLater(PyObject *dict, PyObject *func);
    module 'package' (importlib._bootstrap._find_and_load_unlocked()):
    complete the package's own deferred imports of modules inside it that
    eager execution has completed by now, in eager order, until 'fullname'
-   is in sys.modules (contract rule 51).  Returns 1 when it is, 0 when not, or -1 with an
-   exception set (one not derived from Exception: a failed completion
-   stays lazy, to fail where it is used). */
+   is in sys.modules (contract rule 51).  Returns 1 when it is, 0 when
+   not, or -1 with an exception set (one not derived from Exception: a
+   failed completion stays lazy, to fail where it is used). */
 extern int _PyLazyImport_CompletePackage(PyObject *package,
                                          PyObject *fullname);
 

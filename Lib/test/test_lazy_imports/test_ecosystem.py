@@ -564,6 +564,30 @@ class ContractHoleTests(LazyImportsTestCase):
                 result = self.run_files(files, lazy=lazy)
                 self.assert_lines(result, ["exec helper", "False 42"])
 
+    def test_pending_binding_keeps_no_namespace(self):
+        # Contract rules 49 and 53: a deferred "import pk.sub" run by exec()
+        # in a dict that is dropped keeps nothing of the dict alive while pk
+        # is not imported; pk.sub is still bound when pk is.
+        files = {"pk/__init__.py": "", "pk/sub.py": "value = 1\n"}
+        code = """\
+            import gc, weakref
+            class Marker:
+                pass
+            def run(statement):
+                namespace = {"marker": Marker()}
+                exec(statement, namespace)
+                return weakref.ref(namespace["marker"])
+            refs = [run("import pk.sub"), run("from pk import sub")]
+            gc.collect()
+            print([ref() is None for ref in refs])
+            import pk
+            print(pk.sub.value)
+            """
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code(code, lazy=lazy, files=files)
+                self.assert_printed(result, ["[True, True]", "1"])
+
     def test_lazy_object_reached_through_gc_is_inert(self):
         # Contract rules 22 and 53: stored in a namespace, a lazy object
         # obtained through gc stays an object with no attributes that
