@@ -1,8 +1,9 @@
 #!/bin/sh
 # Print the TESTSUBDIRS lines of Makefile.pre.in for the fork's own test
 # directories (every directory under Lib/test/test_lazy_imports but
-# __pycache__), as patches/0008 lists them: regenerate that hunk with this
-# after adding or removing a directory (test_tools checks the list).
+# __pycache__), as the patch "build: install the lazy import tests" lists
+# them in patches/: regenerate that hunk with this after adding or removing
+# a directory (test_tools checks the list).
 #   testsubdirs.sh
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
