@@ -929,7 +929,7 @@ _PyLazyImport_SetObserver(PyObject *observer)
 }
 
 
-/* ----- Submodule bindings, resolution, lookups --------------------------- */
+/* ----- Lazy objects: names, stores, inert copies ------------------------- */
 
 /* The absolute name of what resolving 'lz' gives: "import a.b" gives the
    top-level package "a". */
@@ -1074,6 +1074,7 @@ _PyLazyImport_NewFrom(PyObject *parent, PyObject *name)
     return lz;
 }
 
+/* ----- Submodule bindings: references and the pending registry ----------- */
 
 /* Submodule bindings (contract rule 49).
 
@@ -1899,6 +1900,8 @@ _PyLazyImport_ModuleLoaded(PyObject *module, PyObject *name)
 static void add_deferred_context(PyThreadState *tstate,
                                  PyLazyImportObject *lz);
 
+/* ----- Resolutions in progress, and eager order (rule 50) ---------------- */
+
 /* An import made to resolve a lazy import does not ask the import hooks
    running in this thread when the resolution starts (finders, path hooks:
    see _imp._run_import_hook()).  Their own code needs the module, which an
@@ -2190,6 +2193,8 @@ _PyLazyImport_WarningContext(PyThreadState *tstate,
     }
     return 0;
 }
+
+/* ----- Resolution: running the deferred import --------------------------- */
 
 /* Is the exception being raised "No module named <fullname>"? */
 static int
@@ -2689,6 +2694,8 @@ _PyLazyImport_ResolveInWalk(PyObject *lazy)
     }
     return _PyLazyImport_Resolve(lazy);
 }
+
+/* ----- Module attribute lookups ------------------------------------------ */
 
 int
 _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,

@@ -4,7 +4,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-dirs="Objects Include Python Modules Lib Doc Misc Parser Programs PC"
+dirs="Objects Include Python Modules Lib Doc InternalDocs Misc Parser Programs PC"
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
     # shellcheck disable=SC2086
     git ls-files --cached --others --exclude-standard -- $dirs
