@@ -588,6 +588,29 @@ class ContractHoleTests(LazyImportsTestCase):
                 result = self.run_code(code, lazy=lazy, files=files)
                 self.assert_printed(result, ["[True, True]", "1"])
 
+    def test_finalizer_at_shutdown_and_its_fix(self):
+        # Contract rule 53, a documented difference: a __del__ that runs
+        # while the interpreter shuts down and uses a name never used
+        # before cannot import it; importing the name eagerly fixes it.
+        holder = ("class Holder:\n"
+                  "    def __del__(self):\n"
+                  "        print(json.dumps('finalized'))\n"
+                  "holder = Holder()\n")
+        plain = "import json\n" + holder
+        fixed = ("import importlib\n"
+                 "with importlib.eager_imports():\n"
+                 "    import json\n" + holder)
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_code(fixed, lazy=lazy)
+                self.assertEqual(result.lines, ['"finalized"'])
+                result = self.run_code(plain, lazy=lazy)
+                if lazy:
+                    self.assertEqual(result.lines, [])
+                    self.assertIn("ImportError", result.err)
+                else:
+                    self.assertEqual(result.lines, ['"finalized"'])
+
     def test_lazy_object_reached_through_gc_is_inert(self):
         # Contract rules 22 and 53: stored in a namespace, a lazy object
         # obtained through gc stays an object with no attributes that
