@@ -54,6 +54,7 @@ _PyLazyImport_New(PyObject *name, PyObject *fullname, PyObject *fromlist,
     lz->lz_walk_failed = 0;
     lz->lz_value = NULL;
     lz->lz_package = NULL;
+    lz->lz_shadowed = NULL;
     lz->lz_serial = ++_PyInterpreterState_GET()->imports.lazy.serial;
     lz->lz_origin = NULL;
     _PyObject_GC_TRACK(lz);
@@ -75,6 +76,7 @@ lazy_import_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(lz->lz_code);
     Py_VISIT(lz->lz_value);
     Py_VISIT(lz->lz_package);
+    Py_VISIT(lz->lz_shadowed);
     Py_VISIT(lz->lz_origin);
     return 0;
 }
@@ -94,6 +96,7 @@ lazy_import_clear(PyObject *op)
     Py_CLEAR(lz->lz_code);
     Py_CLEAR(lz->lz_value);
     Py_CLEAR(lz->lz_origin);
+    Py_CLEAR(lz->lz_shadowed);
     if (lz->lz_package != NULL) {
         /* Garbage with its package: nothing to remember. */
         _PyInterpreterState_GET()->imports.lazy.nbound--;

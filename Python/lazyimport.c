@@ -1119,6 +1119,24 @@ get_imported(PyObject *name, PyObject **module)
     return r;
 }
 
+/* Is 'module' a module whose body is still running (its __spec__ says it
+   is initializing)?  Returns 1, 0, or -1 with an exception set. */
+static int
+is_initializing(PyObject *module)
+{
+    PyObject *spec;
+    int r = PyModule_Check(module)
+        ? _PyDict_GetItemRefNoResolve(PyModule_GetDict(module),
+                                      &_Py_ID(__spec__), &spec)
+        : 0;
+    if (r <= 0) {
+        return r;
+    }
+    r = _PyModuleSpec_IsInitializing(spec);
+    Py_DECREF(spec);
+    return r;
+}
+
 /* Give back the table of a registry (interp->imports.lazy.pending or
    .escaped) that removals left sparse: a dict never shrinks on deletion, and
    one that held an entry per deferred import of a large package would
@@ -1409,6 +1427,18 @@ bind_child(PyObject *package, PyObject *fullname, PyObject *child, int kind,
     /* Eagerly the statement imports the submodule: it has its place. */
     LAZY(ref)->lz_origin = eager_key(lz);
     if (LAZY(ref)->lz_origin == NULL) {
+        Py_DECREF(ref);
+        return -1;
+    }
+    /* What the name has now (tokenizers binds "models" to a module of its
+       extension, and has a subpackage of that name): while the submodule
+       is being imported, the name reads it, as eagerly. */
+    r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(package), child,
+                                    &LAZY(ref)->lz_shadowed);
+    if (r > 0 && is_reference(LAZY(ref)->lz_shadowed)) {
+        Py_CLEAR(LAZY(ref)->lz_shadowed);
+    }
+    if (r < 0) {
         Py_DECREF(ref);
         return -1;
     }
@@ -2295,6 +2325,25 @@ resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
     if (lz->lz_submodule == SUBMODULE_NONE) {
         return NULL;
     }
+    if (lz->lz_shadowed != NULL) {
+        /* Read while the submodule is being imported: the package's
+           attribute is still what it was (see bind_child()); the import
+           system binds the submodule once it is loaded. */
+        PyObject *mod;
+        int r = get_imported(lz->lz_fullname, &mod);
+        if (r > 0) {
+            r = is_initializing(mod);
+            Py_DECREF(mod);
+        }
+        if (r < 0) {
+            return NULL;
+        }
+        if (r > 0) {
+            PyObject *shadowed = lz->lz_shadowed;
+            return PyLazyImport_CheckExact(shadowed)
+                   ? _PyLazyImport_Resolve(shadowed) : Py_NewRef(shadowed);
+        }
+    }
     /* A dotted import makes its own __import__() call; the submodule of a
        from-import is imported by the import system (as _handle_fromlist()
        does), which a replaced __import__ does not see.  Another attempt if
@@ -2326,13 +2375,7 @@ resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
             return NULL;
         }
         if (mod != NULL && PyModule_Check(mod)) {
-            PyObject *spec;
-            int r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(mod),
-                                                &_Py_ID(__spec__), &spec);
-            if (r > 0) {
-                r = _PyModuleSpec_IsInitializing(spec);
-                Py_DECREF(spec);
-            }
+            int r = is_initializing(mod);
             if (r < 0) {
                 Py_DECREF(mod);
                 return NULL;
@@ -2748,7 +2791,9 @@ _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
 }
 
 /* Does the lazy import 'parent' import the module whose namespace is
-   'dict'? */
+   'dict' ("from P import x" in P), or a submodule of it that the name
+   import reads from it ("import P.x as x" in P, pyarrow's "import
+   pyarrow.ipc as ipc")? */
 static int
 is_own_module(PyLazyImportObject *parent, PyObject *dict)
 {
@@ -2758,7 +2803,9 @@ is_own_module(PyLazyImportObject *parent, PyObject *dict)
     }
     PyObject *fullname = _PyLazyImport_FullName((PyObject *)parent);
     int r = (fullname != NULL && PyUnicode_Check(modname)
-             && PyUnicode_Compare(modname, fullname) == 0);
+             && (PyUnicode_Compare(modname, fullname) == 0
+                 || (parent->lz_fromlist == Py_None
+                     && is_inside(fullname, modname))));
     Py_DECREF(modname);
     return r;
 }
@@ -2866,21 +2913,13 @@ is_fromlist_probe(PyThreadState *tstate)
 static int
 is_loaded(PyObject *name)
 {
-    PyObject *module, *spec;
+    PyObject *module;
     int r = get_imported(name, &module);
     if (r <= 0) {
         return r;
     }
-    r = PyModule_Check(module)
-        ? _PyDict_GetItemRefNoResolve(PyModule_GetDict(module),
-                                      &_Py_ID(__spec__), &spec)
-        : 0;
+    r = is_initializing(module);
     Py_DECREF(module);
-    if (r <= 0) {
-        return r < 0 ? -1 : 1;
-    }
-    r = _PyModuleSpec_IsInitializing(spec);
-    Py_DECREF(spec);
     return r < 0 ? -1 : !r;
 }
 

@@ -56,6 +56,11 @@ typedef struct {
     PyObject *lz_package;       /* reference: the package it is bound in,
                                    until the import system loads the
                                    submodule or the package drops it */
+    PyObject *lz_shadowed;      /* reference: what the package had under
+                                   the name when the reference replaced
+                                   it, read while the submodule is being
+                                   imported (eagerly the import system
+                                   binds it once loaded), or NULL */
     Py_ssize_t lz_serial;       /* identifies its statement to the observer
                                    (addresses are reused) */
     PyObject *lz_origin;        /* where eager execution would have run the

@@ -276,6 +276,50 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec mp.funcs.zeta", "zeta",
             "['mp', 'mp.ctx', 'mp.funcs', 'mp.funcs.base', 'mp.funcs.zeta']"])
 
+    def test_package_aliases_its_own_submodule(self):
+        # Contract rules 21 and 49: pyarrow's "import pyarrow.ipc as ipc" in
+        # its own __init__.  The alias reads the submodule from the
+        # package, whose name holds the alias itself until it is bound.
+        files = {
+            "pkg/__init__.py": "import pkg.sub as sub\n"
+                               "import pkg.other as renamed\n",
+            "pkg/sub.py": "print('exec', __name__)\nvalue = 1\n",
+            "pkg/other.py": "print('exec', __name__)\nvalue = 2\n",
+            "main.py": script("""\
+                import importlib
+                pkg = importlib.import_module("pkg")
+                print(pkg.sub.value, pkg.renamed.value, pkg.other.value)
+                """, "pkg"),
+        }
+        results = self.run_both(files)
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                self.assertEqual(results[lazy].output, [
+                    "1 2 2", "['pkg', 'pkg.other', 'pkg.sub']"])
+
+    def test_name_shadowing_a_subpackage_while_it_is_imported(self):
+        # Contract rule 49: tokenizers binds "models" to a module of its
+        # extension and has a subpackage "models" whose body reads the
+        # package's "models".  Eagerly the import system binds the
+        # subpackage only once it is loaded: until then the name is what
+        # the package bound.
+        files = {
+            "tk/__init__.py": "from .ext import models\n"
+                              "from .impl import X\n",
+            "tk/ext.py": "import types\n"
+                         "models = types.ModuleType('tk.ext.models')\n"
+                         "models.BPE = 'native'\n",
+            "tk/impl.py": "from tk.models import BPE\nX = BPE\n",
+            "tk/models/__init__.py": "from .. import models\n"
+                                     "BPE = models.BPE\n",
+            "main.py": "import tk\nprint(tk.X, tk.models.__name__)\n",
+        }
+        results = self.run_both(files)
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                self.assertEqual(results[lazy].output,
+                                 ["native tk.models"])
+
     def test_registry_filled_by_earlier_imports(self):
         # Contract rules 50 and 52: hypothesis.strategies checks at import
         # time that its strategy modules registered themselves in a dict
