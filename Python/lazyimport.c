@@ -559,8 +559,11 @@ is_inside(PyObject *name, PyObject *package)
 }
 
 /* Is "from P import a, b" in the __init__ of the package P (or of a
-   package containing P) an import made for its side effects: are a and b
-   submodules (P does not have them) that the package's code never reads?
+   package containing P), or "from . import a, b" (relative: 'relative' is
+   nonzero) in a module of such a package, an import made for its side
+   effects: are a and b submodules (P does not have them) that the module's
+   code never reads?  (An absolute one in a module is a re-export as often:
+   it stays lazy, as in CPython 3.15.)
    mpmath.functions imports its submodules so, for the methods their
    decorators add to a class; deferred, they would never run.  Such a
    statement runs now (contract rule 52).  'module' is sys.modules[P] or
@@ -568,7 +571,7 @@ is_inside(PyObject *name, PyObject *package)
 static int
 is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
                       PyObject *code, PyObject *fullname, PyObject *fromlist,
-                      PyObject *module)
+                      PyObject *module, int relative)
 {
     if (module == NULL || !PyModule_Check(module) || code == NULL
         || !PyCode_Check(code) || !PyTuple_Check(fromlist)
@@ -577,17 +580,34 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
         return 0;
     }
     PyObject *importer;
-    int r = PyDict_Contains(globals, &_Py_ID(__path__));
-    if (r > 0) {
-        r = _PyDict_GetItemRefNoResolve(globals, &_Py_ID(__name__),
+    int r = _PyDict_GetItemRefNoResolve(globals, &_Py_ID(__name__),
                                         &importer);
-    }
     if (r <= 0) {
         return r;
     }
+    if (!PyUnicode_Check(importer)) {
+        Py_DECREF(importer);
+        return 0;
+    }
+    r = PyDict_Contains(globals, &_Py_ID(__path__));
+    if (r == 0 && !relative) {
+        Py_DECREF(importer);
+        return 0;
+    }
+    if (r == 0) {
+        /* A module of a package: its package's (sqlalchemy.sql.naming's
+           "from . import events"). */
+        Py_ssize_t dot = PyUnicode_FindChar(
+            importer, '.', 0, PyUnicode_GET_LENGTH(importer), -1);
+        Py_SETREF(importer, dot < 0 ? NULL
+                            : PyUnicode_Substring(importer, 0, dot));
+        r = importer != NULL ? 1 : (dot == -2 || PyErr_Occurred()) ? -1 : 0;
+    }
     /* P is the package itself or one inside it. */
-    r = PyUnicode_Check(importer) && is_inside(fullname, importer);
-    Py_DECREF(importer);
+    if (r > 0) {
+        r = is_inside(fullname, importer);
+    }
+    Py_XDECREF(importer);
     if (r <= 0) {
         return r;
     }
@@ -719,7 +739,7 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
     }
     if (ready == 0 && module != NULL && state->enabled > 0 && state->heal) {
         ready = is_side_effect_import(state, globals, code, fullname,
-                                      fromlist, module);
+                                      fromlist, module, ilevel > 0);
         eager = "side-effect import";
     }
     if (ready > 0 && module != NULL && state->enabled > 0 && state->heal

@@ -276,6 +276,37 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec mp.funcs.zeta", "zeta",
             "['mp', 'mp.ctx', 'mp.funcs', 'mp.funcs.base', 'mp.funcs.zeta']"])
 
+    def test_sibling_imported_for_its_side_effects(self):
+        # Contract rule 52: sqlalchemy.sql.naming's "from . import events"
+        # registers event names that its decorators then use.  A relative
+        # import of a sibling that the module never reads runs as eagerly;
+        # an absolute one (a re-export as often) stays deferred.
+        files = {
+            "sa/__init__.py": "",
+            "sa/registry.py": "names = set()\n"
+                              "def listens_for(name):\n"
+                              "    assert name in names, name\n"
+                              "    return lambda f: f\n",
+            "sa/events.py": "print('exec', __name__)\n"
+                            "from .registry import names\n"
+                            "names.add('attached')\n",
+            "sa/other.py": "print('exec', __name__)\n",
+            "sa/naming.py": "from . import events\n"
+                            "from sa import other\n"
+                            "from .registry import listens_for\n"
+                            "@listens_for('attached')\n"
+                            "def hook(): pass\n",
+            "main.py": script("import sa.naming\nsa.naming.hook()\n"
+                              "print('ok')\n", "sa"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec sa.events", "exec sa.other", "ok",
+            "['sa', 'sa.events', 'sa.naming', 'sa.other', 'sa.registry']"])
+        self.assert_lines(results[LAZY], [
+            "exec sa.events", "ok",
+            "['sa', 'sa.events', 'sa.naming', 'sa.registry']"])
+
     def test_package_aliases_its_own_submodule(self):
         # Contract rules 21 and 49: pyarrow's "import pyarrow.ipc as ipc" in
         # its own __init__.  The alias reads the submodule from the
