@@ -82,7 +82,7 @@ vanilla: deps $(PRISTINE)/configure  ## unpatched 3.13.5 with the same flags, $(
 	@sh $(T)/build.sh $(PRISTINE) $(VANILLA)
 
 venv: build  ## $(VENV): a venv of the fork with requirements-test.txt
-	@sh $(T)/venv.sh $(PY_FORK) $(VENV) requirements-test.txt
+	@sh $(T)/lib.sh venv $(PY_FORK) $(VENV) requirements-test.txt
 
 demo: build vanilla  ## the demo application on vanilla, fork and fork -L
 	@$(PY_VANILLA) $(T)/demo.py --fork $(PY_FORK) --vanilla $(PY_VANILLA)

@@ -35,9 +35,9 @@ bench-micro-explain: build vanilla  ## where one micro loop spends its instructi
 
 # One venv per interpreter with the pinned command-line tools.
 $(STARTUP_OUT)/venv-vanilla/.ok: $(BENCH_STARTUP_REQ) | $(word 2,$(STARTUP_BUILDS))
-	@sh $(T)/venv.sh $(STARTUP_VANILLA) $(STARTUP_OUT)/venv-vanilla $(BENCH_STARTUP_REQ)
+	@sh $(T)/lib.sh venv $(STARTUP_VANILLA) $(STARTUP_OUT)/venv-vanilla $(BENCH_STARTUP_REQ)
 $(STARTUP_OUT)/venv-fork/.ok: $(BENCH_STARTUP_REQ) | $(word 1,$(STARTUP_BUILDS))
-	@sh $(T)/venv.sh $(STARTUP_FORK) $(STARTUP_OUT)/venv-fork $(BENCH_STARTUP_REQ)
+	@sh $(T)/lib.sh venv $(STARTUP_FORK) $(STARTUP_OUT)/venv-fork $(BENCH_STARTUP_REQ)
 bench-startup-venvs: $(STARTUP_OUT)/venv-vanilla/.ok $(STARTUP_OUT)/venv-fork/.ok
 
 # Wall time, peak RSS, modules and output of real tools: vanilla, fork, fork -L, interleaved,
@@ -106,7 +106,7 @@ $(BENCH)/requirements-peer.txt: $(BENCH_STARTUP_REQ)
 
 # As venv-vanilla and venv-fork, with the sitecustomize hook of bench_startup.py in place.
 $(BENCH)/venv-peer/.ok: $(BENCH)/requirements-peer.txt | peer-python
-	@sh $(T)/venv.sh $(PY_PEER) $(BENCH)/venv-peer $(BENCH)/requirements-peer.txt
+	@sh $(T)/lib.sh venv $(PY_PEER) $(BENCH)/venv-peer $(BENCH)/requirements-peer.txt
 	@cp bench/startup/sitecustomize.py \
 		"$$($(BENCH)/venv-peer/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/"
 

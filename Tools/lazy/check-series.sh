@@ -19,13 +19,10 @@ for sha in $(git -C "$src" rev-list --reverse upstream..HEAD); do
     rm -rf "$work/src"
     mkdir -p "$work/src"
     git -C "$src" archive "$sha" | tar -x -m -C "$work/src"
-    sh "$top/Tools/lazy/own-files.sh" list | while read -r f; do
-        mkdir -p "$work/src/$(dirname "$f")"
-        ln -sf "$top/$f" "$work/src/$f"
-    done
     start=$(date +%s)
-    if sh "$top/Tools/lazy/build.sh" "$work/src" "$work/build" \
-            >"$work/build-$n.log" 2>&1 &&
+    if sh "$top/Tools/lazy/link.sh" "$work/src" >"$work/build-$n.log" 2>&1 &&
+        sh "$top/Tools/lazy/build.sh" "$work/src" "$work/build" \
+            >>"$work/build-$n.log" 2>&1 &&
         "$work/build/python" -c "import sys, importlib" >/dev/null 2>&1
     then
         result=ok

@@ -14,7 +14,8 @@ set -eu
 dest=$(realpath -m "$1")
 commit=$(git -C "$top" rev-parse --verify "${2:-HEAD}^{commit}")
 cd "$top"
-own=$(git ls-tree -r --name-only "$commit" -- Objects Include Python Modules Lib Doc InternalDocs Misc Parser Programs PC)
+# shellcheck disable=SC2086
+own=$(git ls-tree -r --name-only "$commit" -- $OWN_DIRS)
 key=$(git ls-tree -r "$commit" -- patches $own | git hash-object --stdin)
 if [ -f "$dest/.snap-id" ] && [ "$(cat "$dest/.snap-id")" = "$key" ]; then
     echo "debug-src: $dest is up to date with $(git rev-parse --short "$commit")"

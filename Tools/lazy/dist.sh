@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 obj=$(realpath "$1")
 out=$(realpath -m "$2")
 
-name=$(sh "$here/dist-name.sh")
+name=$(sh "$here/lib.sh" dist-name)
 prefix=$(sed -n 's/^prefix=[[:space:]]*//p' "$obj/Makefile")
 version=$(sed -n 's/^VERSION=[[:space:]]*//p' "$obj/Makefile")
 stage=$obj/stage

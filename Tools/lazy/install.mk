@@ -61,7 +61,7 @@ dist: deps release-src  ## relocatable tarball $(DIST)/lazy-cpython-<version>-<r
 	@sh $(T)/dist.sh $(DIST_BUILD) $(DIST)
 
 check-dist: dist  ## unpack the tarball in two directories; -L, venv, pip, sysconfig from each
-	@sh $(T)/check-dist.sh $(DIST)/$$(sh $(T)/dist-name.sh).tar.xz
+	@sh $(T)/check-dist.sh $(DIST)/$$(sh $(T)/lib.sh dist-name).tar.xz
 
 bundle: release-src  ## the whole change as one patch, $(BUILD)/dist/lazy-cpython-<version>.patch
 	@sh $(T)/bundle.sh make $(RELEASE_SRC) $(BUILD)/dist

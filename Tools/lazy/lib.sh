@@ -21,6 +21,21 @@
 #   make_venv PYTHON DIR REQUIREMENTS [PIP-OPTION...]
 #                              a venv of PYTHON with REQUIREMENTS installed,
 #                              kept while DIR/.ok is newer than REQUIREMENTS
+#   own_files                  the fork's own files at CPython paths (those
+#                              under OWN_DIRS), one a line
+#   dist_name                  lazy-cpython-<version>-<revision>-<machine>,
+#                              the name of make dist's tarball and its top
+#                              directory
+#   testsubdirs                the TESTSUBDIRS lines of Makefile.pre.in for
+#                              the fork's test directories
+#   install_check OBJDIR       make test's install step (see below)
+#
+# Run as a command, lib.sh runs one of them for the Makefile and the
+# patches' instructions:
+#
+#     sh Tools/lazy/lib.sh venv PYTHON DIR REQUIREMENTS [PIP-OPTION...]
+#     sh Tools/lazy/lib.sh own-files | dist-name | testsubdirs
+#     sh Tools/lazy/lib.sh install-check OBJDIR
 #
 # Plain POSIX sh: the drivers run under dash as well as bash.  Functions
 # keep their variables in names starting with an underscore and their own
@@ -30,6 +45,10 @@ tools=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$tools/../.." && pwd)
 prog=$(basename "$0" .sh)
 . "$top/UPSTREAM"
+
+# Where the fork's own files live: the top directories of CPython that
+# hold one (own_files, debug-src.sh).
+OWN_DIRS="Objects Include Python Modules Lib Doc InternalDocs Misc Parser Programs PC"
 
 clean_env() {
     for _clean_env_name in $(sed 's/#.*//' "$tools/clean-env.txt"); do
@@ -102,3 +121,67 @@ make_venv() {
     touch "$_make_venv_dir/.ok"
     say "$_make_venv_dir ready"
 }
+
+own_files() {
+    # shellcheck disable=SC2086
+    if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = \
+            "$(cd "$top" && pwd -P)" ]; then
+        (cd "$top" &&
+            git ls-files --cached --others --exclude-standard -- $OWN_DIRS)
+    else
+        # An export without .git (make install REVISION=...): every file but
+        # byte-code caches.
+        (cd "$top" && find $OWN_DIRS -type f ! -path '*/__pycache__/*' 2>/dev/null |
+            LC_ALL=C sort)
+    fi | while read -r _own_files_f; do
+        if [ -f "$top/$_own_files_f" ]; then echo "$_own_files_f"; fi
+    done
+}
+
+dist_name() {
+    echo "lazy-cpython-$VERSION-$(sh "$tools/revision.sh")-$(uname -m)"
+}
+
+# Every directory under Lib/test/test_lazy_imports but __pycache__, as the
+# patch "build: install the lazy import tests" lists them: regenerate that
+# hunk with it after adding or removing a directory (test_tools checks the
+# list).
+testsubdirs() {
+    (cd "$top/Lib" &&
+        find test/test_lazy_imports -type d ! -name __pycache__ \
+            ! -path '*/__pycache__/*' |
+        LC_ALL=C sort | sed 's/^/\t\t/; s/$/ \\/')
+}
+
+# make test's install step: CPython's make install of a build of the fork
+# (install.sh) into the prefix that build.sh configured it with,
+# OBJDIR/install, emptied first, then the smoke check run by the installed
+# interpreter from there (smoke.py: layout, sys.version and platform,
+# sysconfig, -L, a venv installing a stock cp313 wheel, pip3).
+install_check() {
+    _install_check_obj=$(realpath "$1")
+    _install_check_prefix=$(sed -n 's/^prefix=[[:space:]]*//p' \
+        "$_install_check_obj/Makefile")
+    if [ "$_install_check_prefix" != "$_install_check_obj/install" ]; then
+        die "$_install_check_obj is configured for" \
+            "$_install_check_prefix, not $_install_check_obj/install"
+    fi
+    rm -rf "$_install_check_prefix"
+    sh "$tools/install.sh" "$_install_check_obj" &&
+        "$_install_check_prefix/bin/python3" -I "$tools/smoke.py" "$_install_check_prefix"
+}
+
+if [ "$(basename "$0")" = lib.sh ] && [ $# -gt 0 ]; then
+    set -eu
+    _lib_command=$1
+    shift
+    case $_lib_command in
+        venv) clean_env; make_venv "$@" ;;
+        own-files) own_files ;;
+        dist-name) dist_name ;;
+        testsubdirs) testsubdirs ;;
+        install-check) install_check "$@" ;;
+        *) die "unknown command $_lib_command (venv, own-files," \
+                "dist-name, testsubdirs, install-check)" ;;
+    esac
+fi

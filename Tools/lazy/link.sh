@@ -1,13 +1,16 @@
 #!/bin/sh
 # Symlink the fork's own files (those at CPython paths) into a source tree,
-# hidden from its git.  Idempotent: run again after adding a file.  A link
-# whose file the repository no longer has (moved or deleted) is removed.
+# hidden from its git if it is a git repository (build/src; check-series.sh
+# links them into trees without one).  Idempotent: run again after adding a
+# file.  A link whose file the repository no longer has (moved or deleted)
+# is removed.
 #   link.sh SRCDIR
 set -eu
 . "$(dirname "$0")/lib.sh"
 dest=$(realpath "$1")
 exclude="$dest/.git/info/exclude"
-sh "$tools/own-files.sh" list | while read -r f; do
+[ -d "$dest/.git" ] || exclude=/dev/null
+own_files | while read -r f; do
     if [ -L "$dest/$f" ]; then
         grep -qxF "/$f" "$exclude" 2>/dev/null || echo "/$f" >>"$exclude"
         continue

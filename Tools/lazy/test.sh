@@ -74,9 +74,9 @@ step "refleaks: test_lazy_imports -R 3:3 on the debug build, without and with -L
 
 # make install of build/lazy into its own prefix (build/lazy/install, made
 # afresh), and a smoke check from there: -L, a venv with a stock cp313
-# wheel, sys.version and sysconfig (Tools/lazy/install-check.sh).
+# wheel, sys.version and sysconfig (install_check in Tools/lazy/lib.sh).
 step "install: make install into build/lazy/install, smoke check from there"
-sh Tools/lazy/install-check.sh "$(dirname "$lazy")" || status=1
+sh Tools/lazy/lib.sh install-check "$(dirname "$lazy")" || status=1
 
 if [ $status = 0 ]; then
     step "make test: all suites passed"
