@@ -109,7 +109,7 @@ distclean:  ## remove $(BUILD) entirely
 
 # Long-running targets, each in a file of its own (not part of make test).
 include $(T)/bench.mk
-include $(T)/reliability.mk
+include $(T)/regrtest.mk
 include $(T)/debug.mk
 include $(T)/tests.mk
 # Installing and shipping: install, dist, check-dist, bundle.

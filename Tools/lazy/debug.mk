@@ -1,6 +1,6 @@
-# Debug and sanitizer targets: pydebug build + refleaks, ASAN build,
-# thread stress, real binary wheels.  make test builds `debug` and runs the
-# fork's own suite with -R 3:3 on it; the other targets are not part of it.
+# Debug and sanitizer targets: pydebug build + refleaks, ASAN build.  make
+# test builds `debug` and runs the fork's own suite with -R 3:3 on it; the
+# other targets are not part of it.
 #
 # The debug and ASAN interpreters are built from DEBUG_SRC, by default a tree
 # made from the committed patch queue and own files (Tools/lazy/debug-src.sh),
@@ -14,7 +14,7 @@ ASAN      := $(BUILD)/asan
 PY_DEBUG  := $(DEBUG)/python
 PY_ASAN   := $(ASAN)/python
 
-.PHONY: src-snap debug refleaks asan asan-test stress wheels
+.PHONY: src-snap debug refleaks asan asan-test
 
 src-snap:
 	@if [ "$(DEBUG_SRC)" = "$(SNAP)" ]; then sh $(T)/debug-src.sh $(SNAP); fi
@@ -40,30 +40,3 @@ refleaks: debug  ## regrtest -R 3:3 of REFLEAK_TESTS on the debug build, fork an
 ASAN_TESTS ?= test_lazy_imports test_dict
 asan-test: asan  ## ASAN_TESTS, test_refleaks and the thread stress on the ASAN build
 	@sh $(T)/asan-test.sh $(PY_ASAN) $(REPORTS)/asan $(ASAN_TESTS)
-
-# Thread stress of lazy import resolution (test_thread_stress of
-# test_lazy_imports.test_errors, contract rule 27) with many more trials
-# than make test runs; STRESS_SECONDS bounds each kind's run time.  Uses
-# the existing $(PY_FORK) (built when missing).
-STRESS_TRIALS  ?= 1000
-STRESS_THREADS ?= 8
-STRESS_SECONDS ?= 90
-stress:  ## the thread stress test with STRESS_TRIALS trials per kind
-	@[ -x $(PY_FORK) ] || $(MAKE) build
-	@mkdir -p $(REPORTS)
-	@$(CLEAN_ENV) \
-		LAZY_STRESS_TRIALS=$(STRESS_TRIALS) LAZY_STRESS_THREADS=$(STRESS_THREADS) \
-		LAZY_STRESS_SECONDS=$(STRESS_SECONDS) \
-		$(PY_FORK) -m test -v --junit-xml $(REPORTS)/stress.xml \
-		test_lazy_imports.test_errors -m test_thread_stress
-
-# Stock cp313 binary wheels (tests/wheels/requirements.txt) in venvs of the
-# fork and of vanilla: tests/wheels/wheel_check.py must print the same on
-# vanilla, the fork, and the fork with -L.  Uses the existing interpreters.
-WHEELS_VENV         := $(BUILD)/wheels-venv
-WHEELS_VENV_VANILLA := $(BUILD)/wheels-venv-vanilla
-wheels:  ## stock cp313 binary wheels on vanilla, fork and fork -L: same output
-	@[ -x $(PY_FORK) ] || $(MAKE) build
-	@[ -x $(PY_VANILLA) ] || $(MAKE) vanilla
-	@sh $(T)/wheels.sh $(PY_FORK) $(PY_VANILLA) $(WHEELS_VENV) \
-		$(WHEELS_VENV_VANILLA) $(REPORTS)/wheels.txt

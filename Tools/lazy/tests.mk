@@ -1,6 +1,7 @@
 # Test targets beyond make test: long fuzzing of the differential
-# property test, stdlib suites on fork -L, and third-party suites on the
-# fork and on fork -L.
+# property test, stdlib suites on fork -L, third-party suites on the fork
+# and on fork -L, the thread stress with many trials, and stock binary
+# wheels.
 #
 # make test-differential  test_lazy_imports.test_differential with
 #                         hypothesis (the venv's interpreter),
@@ -75,3 +76,32 @@ test-thirdparty: build  ## third-party pytest suites on fork and fork -L: same o
 	@$(PY_FORK) $(T)/thirdparty.py --python $(PY_FORK) \
 	    --workdir $(BUILD)/thirdparty --report $(REPORTS)/thirdparty.md \
 	    $(THIRDPARTY_OPTS) $(THIRDPARTY)
+
+.PHONY: stress wheels
+
+# Thread stress of lazy import resolution (test_thread_stress of
+# test_lazy_imports.test_errors, contract rule 27) with many more trials
+# than make test runs; STRESS_SECONDS bounds each kind's run time.  Uses
+# the existing $(PY_FORK) (built when missing).
+STRESS_TRIALS  ?= 1000
+STRESS_THREADS ?= 8
+STRESS_SECONDS ?= 90
+stress:  ## the thread stress test with STRESS_TRIALS trials per kind
+	@[ -x $(PY_FORK) ] || $(MAKE) build
+	@mkdir -p $(REPORTS)
+	@$(CLEAN_ENV) \
+		LAZY_STRESS_TRIALS=$(STRESS_TRIALS) LAZY_STRESS_THREADS=$(STRESS_THREADS) \
+		LAZY_STRESS_SECONDS=$(STRESS_SECONDS) \
+		$(PY_FORK) -m test -v --junit-xml $(REPORTS)/stress.xml \
+		test_lazy_imports.test_errors -m test_thread_stress
+
+# Stock cp313 binary wheels (tests/wheels/requirements.txt) in venvs of the
+# fork and of vanilla: tests/wheels/wheel_check.py must print the same on
+# vanilla, the fork, and the fork with -L.  Uses the existing interpreters.
+WHEELS_VENV         := $(BUILD)/wheels-venv
+WHEELS_VENV_VANILLA := $(BUILD)/wheels-venv-vanilla
+wheels:  ## stock cp313 binary wheels on vanilla, fork and fork -L: same output
+	@[ -x $(PY_FORK) ] || $(MAKE) build
+	@[ -x $(PY_VANILLA) ] || $(MAKE) vanilla
+	@sh $(T)/wheels.sh $(PY_FORK) $(PY_VANILLA) $(WHEELS_VENV) \
+		$(WHEELS_VENV_VANILLA) $(REPORTS)/wheels.txt
