@@ -4,7 +4,7 @@
    holds what gives it its meaning:
 
    - the decision whether an import statement is deferred
-     (_PyImport_LazyImportName(), called by IMPORT_NAME_LAZY) and the
+     (_PyLazyImport_ImportName(), called by IMPORT_NAME_LAZY) and the
      settings it reads (-L, importlib.set_lazy_imports());
    - the submodule bindings a deferred statement makes in its packages;
    - resolution, with the per-thread state it needs (what the thread is
@@ -93,7 +93,7 @@ static int current_origin(PyThreadState *tstate, PyObject *globals,
                           PyObject **origin);
 
 int
-_PyImport_LazyImportsFlag(const PyConfig *config)
+_PyLazyImport_ConfigMode(const PyConfig *config)
 {
     /* -L is stored as the -X option "lazy_imports" so that PyConfig keeps
        its size and layout; PYTHON_LAZY_IMPORTS is read into the same
@@ -106,8 +106,8 @@ _PyImport_LazyImportsFlag(const PyConfig *config)
     } modes[] = {
         {L"all", 1},
         {L"normal", 0},
-        {L"none", _PyImport_LAZY_IMPORTS_NONE},
-        {L"verify", _PyImport_LAZY_IMPORTS_VERIFY},
+        {L"none", _PyLazyImport_MODE_NONE},
+        {L"verify", _PyLazyImport_MODE_VERIFY},
     };
     const size_t len = wcslen(L"lazy_imports");
     int mode = 0;
@@ -123,14 +123,14 @@ _PyImport_LazyImportsFlag(const PyConfig *config)
         if (opt[len] != L'=') {
             continue;
         }
-        mode = _PyImport_LAZY_IMPORTS_INVALID;
+        mode = _PyLazyImport_MODE_INVALID;
         for (size_t k = 0; k < Py_ARRAY_LENGTH(modes); k++) {
             if (wcscmp(opt + len + 1, modes[k].value) == 0) {
                 mode = modes[k].mode;
                 break;
             }
         }
-        if (mode == _PyImport_LAZY_IMPORTS_INVALID) {
+        if (mode == _PyLazyImport_MODE_INVALID) {
             break;
         }
     }
@@ -142,10 +142,10 @@ _PyLazyImport_Init(PyInterpreterState *interp)
 {
     struct _lazy_import_state *state = &interp->imports.lazy;
     const PyConfig *config = _PyInterpreterState_GetConfig(interp);
-    int mode = _PyImport_LazyImportsFlag(config);
+    int mode = _PyLazyImport_ConfigMode(config);
     /* PyConfig_Read() rejected an invalid value; an embedder's config
        that skipped it gets the default. */
-    state->enabled = (mode == _PyImport_LAZY_IMPORTS_INVALID) ? 0 : mode;
+    state->mode = (mode == _PyLazyImport_MODE_INVALID) ? 0 : mode;
     /* -X lazy_imports_heal=0 turns off the early completions of contract
        rules 51 and 52 (for comparisons, and to find the statements they
        heal): deferred imports then complete only where they are used. */
@@ -643,7 +643,7 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
    lazy imports are enabled.  Returns a new lazy import object, None when
    the import must run now, or NULL with an exception set. */
 PyObject *
-_PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
+_PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
                          PyObject *builtins, PyObject *globals,
                          PyObject *locals, PyObject *name,
                          PyObject *fromlist, PyObject *level,
@@ -665,7 +665,7 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
         return NULL;
     }
     struct _lazy_import_state *state = &interp->imports.lazy;
-    if (state->enabled < 0) {
+    if (state->mode < 0) {
         Py_RETURN_NONE;
     }
     PyObject *fullname = lazy_absolute_name(name, globals, ilevel);
@@ -682,7 +682,7 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
         eager = "try ImportError";
         goto eager;
     }
-    if (state->enabled == 0) {
+    if (state->mode == 0) {
         /* Not -L: only the imports that the module lists in
            __lazy_modules__ (PEP 810). */
         r = lazy_is_listed(state->lazy_modules, globals, fullname);
@@ -737,12 +737,12 @@ _PyImport_LazyImportName(PyThreadState *tstate, PyObject *ns,
         }
         eager = "names bound";
     }
-    if (ready == 0 && module != NULL && state->enabled > 0 && state->heal) {
+    if (ready == 0 && module != NULL && state->mode > 0 && state->heal) {
         ready = is_side_effect_import(state, globals, code, fullname,
                                       fromlist, module, ilevel > 0);
         eager = "side-effect import";
     }
-    if (ready > 0 && module != NULL && state->enabled > 0 && state->heal
+    if (ready > 0 && module != NULL && state->mode > 0 && state->heal
         && PyModule_Check(module))
     {
         /* It runs now: a registry it reads (see is_shared_object()) may
@@ -847,7 +847,7 @@ int
 PyImport_IsLazyImportsEnabled(void)
 {
     PyInterpreterState *interp = _PyInterpreterState_GET();
-    return interp->imports.lazy.enabled > 0;
+    return interp->imports.lazy.mode > 0;
 }
 
 PyObject *
@@ -866,13 +866,13 @@ PyImport_SetLazyImports(PyObject *enabled, PyObject *excluding)
     }
     PyObject *old = interp->imports.lazy.excluding;
     PyObject *res = PyTuple_Pack(2,
-                                 interp->imports.lazy.enabled > 0
+                                 interp->imports.lazy.mode > 0
                                      ? Py_True : Py_False,
                                  old ? old : Py_None);
     if (res == NULL) {
         return NULL;
     }
-    interp->imports.lazy.enabled = enable;
+    interp->imports.lazy.mode = enable;
     interp->imports.lazy.excluding = Py_XNewRef(excluding);
     Py_XDECREF(old);
     return res;
@@ -893,7 +893,7 @@ _PyLazyImport_SetMode(PyObject *mode)
     }
     for (int i = 0; i < (int)Py_ARRAY_LENGTH(lazy_mode_names); i++) {
         if (PyUnicode_EqualToUTF8(mode, lazy_mode_names[i])) {
-            _PyInterpreterState_GET()->imports.lazy.enabled = i - 1;
+            _PyInterpreterState_GET()->imports.lazy.mode = i - 1;
             return 0;
         }
     }
@@ -906,8 +906,8 @@ _PyLazyImport_SetMode(PyObject *mode)
 PyObject *
 _PyLazyImport_GetMode(void)
 {
-    int enabled = _PyInterpreterState_GET()->imports.lazy.enabled;
-    int i = enabled < 0 ? 0 : enabled == 0 ? 1 : 2;
+    int mode = _PyInterpreterState_GET()->imports.lazy.mode;
+    int i = mode < 0 ? 0 : mode == 0 ? 1 : 2;
     return PyUnicode_FromString(lazy_mode_names[i]);
 }
 
@@ -2873,7 +2873,7 @@ _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
     }
     if (is_being_resolved(dict, value)) {
         Py_DECREF(value);
-        return 2;
+        return _PyLazyImport_ATTR_UNBOUND;
     }
     r = PyDict_GetItemRef(dict, name, result);
     if (r == 0 && is_reference(value)
@@ -3428,7 +3428,7 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
                            PyObject *fullname, PyObject *name,
                            PyObject *value)
 {
-    if (tstate->interp->imports.lazy.enabled <= 0
+    if (tstate->interp->imports.lazy.mode <= 0
         || !tstate->interp->imports.lazy.heal
         || dict == NULL || !PyDict_Check(dict)
         || PyModule_Check(value) || PyType_Check(value)
@@ -3571,7 +3571,7 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     PyObject *dict = ((PyModuleObject *)package)->md_dict;
     /* Under -L only: a module that lists its lazy imports in
        __lazy_modules__ (PEP 810) chose them knowing the order. */
-    if (interp->imports.lazy.enabled <= 0 || !interp->imports.lazy.heal
+    if (interp->imports.lazy.mode <= 0 || !interp->imports.lazy.heal
         || dict == NULL || !PyDict_Check(dict)
         || !_PyDict_MayHoldLazyImports(dict)
         || _PyInterpreterState_GetFinalizing(interp) != NULL
@@ -3611,7 +3611,7 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
     PyInterpreterState *interp = tstate->interp;
     /* Under -L only: a module that lists its lazy imports in
        __lazy_modules__ (PEP 810) gets the misses CPython 3.15 gives. */
-    if (interp->imports.lazy.enabled <= 0 || !interp->imports.lazy.heal
+    if (interp->imports.lazy.mode <= 0 || !interp->imports.lazy.heal
         || !PyModule_Check(module) || !PyUnicode_Check(attr)
         || _PyInterpreterState_GetFinalizing(interp) != NULL
         || interp->imports.importlib == NULL)
@@ -3850,7 +3850,7 @@ _PyLazyImport_Fini(PyInterpreterState *interp)
        drops them before the modules, so that those namespaces and their
        objects are destroyed with the modules. */
     struct _lazy_import_state *state = &interp->imports.lazy;
-    state->enabled = 0;
+    state->mode = 0;
     Py_CLEAR(state->excluding);
     Py_CLEAR(state->filter);
     Py_CLEAR(state->observer);

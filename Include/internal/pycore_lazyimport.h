@@ -153,9 +153,11 @@ extern int _PyLazyImport_KeepsAttribute(PyObject *module, PyObject *name,
    precedence): returns 1 with a new reference in *result, the value or
    the result of resolving the lazy import found, -1 with the exception of
    the resolution set (whatever it is: an AttributeError raised by the
-   module body is not "no such attribute"), 2 when the current thread is
-   resolving that import (the attribute is missing until it is done, as
-   during an eager import), and 0 when the generic lookup decides. */
+   module body is not "no such attribute"), _PyLazyImport_ATTR_UNBOUND
+   when the current thread is resolving that import (the attribute is
+   missing until it is done, as during an eager import), and 0 when the
+   generic lookup decides. */
+#define _PyLazyImport_ATTR_UNBOUND 2
 extern int _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
                                        PyObject **result);
 
@@ -252,7 +254,7 @@ extern int _PyLazyImport_Init(PyInterpreterState *interp);
 
 /* May an import statement of module-level code ('code', running in
    'globals') be lazy?  Under -L, or when the module defines
-   __lazy_modules__ (PEP 810): _PyImport_LazyImportName() decides.  Inline,
+   __lazy_modules__ (PEP 810): _PyLazyImport_ImportName() decides.  Inline,
    for IMPORT_NAME_LAZY: a module whose code does not name
    __lazy_modules__ pays one test of a flag. */
 static inline int
@@ -260,8 +262,8 @@ _PyLazyImport_MayDefer(PyThreadState *tstate, PyCodeObject *code,
                        PyObject *globals)
 {
     struct _lazy_import_state *state = &tstate->interp->imports.lazy;
-    if (state->enabled != 0) {
-        return state->enabled > 0;
+    if (state->mode != 0) {
+        return state->mode > 0;
     }
     if (!(code->co_flags & CO_LAZY_MODULES)
         || state->lazy_modules == NULL || !PyDict_Check(globals))
