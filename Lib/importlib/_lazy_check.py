@@ -286,6 +286,29 @@ def _narrow(session, fixed, tiers, importer_of):
     return None
 
 
+def _minimize(session, entries):
+    """A 1-minimal subset of 'entries', an excluding= setting with which -L
+    agrees with the eager run: no entry of it can be dropped and still
+    agree.  Delta debugging first for a long setting, then each entry
+    dropped in turn, until none can be.  Returns (kept, minimal); minimal
+    is false when the run budget stopped it first (what is kept then
+    agrees, but some of it may not be needed)."""
+    kept = sorted(entries)
+    if len(kept) > 8:
+        kept = _ddmin(kept, lambda chosen: session.agrees(set(chosen)))
+    shrunk = True
+    while shrunk and len(kept) > 1 and not session.exhausted:
+        shrunk = False
+        for entry in kept:
+            rest = [other for other in kept if other != entry]
+            if session.agrees(set(rest)):
+                kept, shrunk = rest, True
+                break
+            if session.exhausted:
+                break
+    return set(kept), len(kept) <= 1 or not session.exhausted
+
+
 def _location(file, line, module):
     """file:line, relative to the working directory or, for a file outside
     it, to the sys.path entry of 'module' (the module the file is)."""
@@ -351,7 +374,7 @@ def _write_json(json_file, findings):
             json.dump(findings, file, indent=1)
 
 
-def check(target, *, json_file=None, max_runs=24, stream=None):
+def check(target, *, json_file=None, max_runs=80, stream=None):
     """Run the program eagerly and with -L, compare, and suggest and
     confirm an excluding= setting that makes them agree.
 
@@ -374,7 +397,7 @@ def check(target, *, json_file=None, max_runs=24, stream=None):
         'lazy': {'exit_status': lazy.status, 'modules': len(lazy.loaded),
                  'seconds': round(lazy.seconds, 3)},
         'differences': found, 'excluding': {}, 'confirmed': None,
-        'remaining': [],
+        'minimal': None, 'remaining': [],
     }
     w(f"Lazy imports check: {' '.join(target)}\n"
       f'  eager: exit status {eager.status}, {len(eager.loaded)} modules, '
@@ -454,11 +477,16 @@ def check(target, *, json_file=None, max_runs=24, stream=None):
                        else 'never imports it'))
             confirm = session.run(lazy=True, excluding=set(excluding))
 
-    confirmed = None
+    confirmed = minimal = None
     if confirm is not None:
         remaining = _differences(eager, confirm)
         confirmed = not remaining
         findings['remaining'] = remaining
+    if confirmed:
+        kept, minimal = _minimize(session, excluding)
+        excluding = {module: reason for module, reason in excluding.items()
+                     if module in kept}
+        findings['minimal'] = minimal
     for module in excluding:
         excluding[module] += _where(statements, module, eager)
     findings['excluding'] = excluding
@@ -474,6 +502,13 @@ def check(target, *, json_file=None, max_runs=24, stream=None):
         if confirmed:
             w(f'confirmed: with it, -L agrees with the eager run '
               f'({session.runs} runs, {seconds:.1f} s)\n')
+            if minimal:
+                w('1-minimal: without any one of its entries, the runs '
+                  'differ\n')
+            else:
+                w('not shown to be 1-minimal: --max-runs reached while '
+                  'dropping entries one at a time; some may not be '
+                  'needed\n')
         else:
             budget = ', --max-runs reached' if session.exhausted else ''
             w(f'not confirmed: with it, {len(remaining)} differences '

@@ -653,10 +653,11 @@ def main(argv=None):
             sub.add_argument('--limit', type=int, default=20,
                              help='lines per section (default 20)')
         else:
-            sub.add_argument('--max-runs', type=int, default=24,
+            sub.add_argument('--max-runs', type=int, default=80,
                              help='runs allowed to narrow down the '
-                                  'imports behind a difference '
-                                  '(default 24)')
+                                  'imports behind a difference and to '
+                                  'make the suggestion 1-minimal '
+                                  '(default 80)')
         sub.add_argument('-m', dest='module', metavar='MODULE',
                          help='run library module as a script')
         sub.add_argument('args', nargs=argparse.REMAINDER,

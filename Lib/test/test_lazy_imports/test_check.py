@@ -79,7 +79,9 @@ TRAPS = {
             import telemetry
             print("working")
         """,
-        "telemetry/__init__.py": "from . import exporter\n",
+        # Excluding telemetry alone leaves this statement deferred (it
+        # imports telemetry.exporter, which is not excluded).
+        "telemetry/__init__.py": "import telemetry.exporter\n",
         "telemetry/exporter.py": """
             import atexit
 
@@ -442,9 +444,12 @@ class CheckTests(unittest.TestCase):
     def test_registration_chain(self):
         # Each deferred import between the program and the registering
         # module is named, with the statement -L deferred.
+        # Both are needed: eager, -L, the confirmation, then one run
+        # without each entry.
         files, _ = TRAPS["atexit handler two deferred imports down"]
         output, findings = self.check(files, "main.py", status=1)
-        self.assertEqual(findings["runs"], 3)
+        self.assertEqual(findings["runs"], 5)
+        self.assertIs(findings["minimal"], True)
         excluding = findings["excluding"]
         self.assertTrue(excluding["telemetry"].startswith(
             "imports telemetry.exporter, which registers atexit handler "
@@ -452,6 +457,35 @@ class CheckTests(unittest.TestCase):
         self.assertIn("deferred at main.py:2", excluding["telemetry"])
         self.assertIn("imported at telemetry/__init__.py:1 "
                       "(not reached with -L)", excluding["telemetry.exporter"])
+
+    def test_suggestion_is_one_minimal(self):
+        # The registration is traced through telemetry, whose "from .
+        # import exporter" imports telemetry, excluded itself: without
+        # telemetry.exporter the runs still agree, so it is dropped.
+        files, _ = TRAPS["atexit handler two deferred imports down"]
+        files = dict(files, **{"telemetry/__init__.py":
+                               "from . import exporter\n"})
+        output, findings = self.check(files, "main.py", status=1)
+        self.assertEqual(set(findings["excluding"]), {"telemetry"})
+        self.assertIs(findings["confirmed"], True)
+        self.assertIs(findings["minimal"], True)
+        self.assertEqual(findings["runs"], 5)
+        self.assertIn("1-minimal: without any one of its entries", output)
+
+    def test_minimizing_stopped_by_the_run_budget(self):
+        # Three runs find and confirm the setting; none is left to drop an
+        # entry, and check says so.
+        files, _ = TRAPS["atexit handler two deferred imports down"]
+        files = dict(files, **{"telemetry/__init__.py":
+                               "from . import exporter\n"})
+        output, findings = self.check(files, "--max-runs", "4", "main.py",
+                                      status=1)
+        self.assertEqual(set(findings["excluding"]),
+                         {"telemetry", "telemetry.exporter"})
+        self.assertIs(findings["confirmed"], True)
+        self.assertIs(findings["minimal"], False)
+        self.assertLessEqual(findings["runs"], 4)
+        self.assertIn("not shown to be 1-minimal: --max-runs reached", output)
 
     def test_registration_made_through_another_module(self):
         # The registering call is in a helper module that -L loads; the
