@@ -558,22 +558,113 @@ is_inside(PyObject *name, PyObject *package)
                || PyUnicode_READ_CHAR(name, len) == '.');
 }
 
-/* Is "from P import a, b" in the __init__ of the package P (or of a
-   package containing P), or "from . import a, b" (relative: 'relative' is
-   nonzero) in a module of such a package, an import made for its side
-   effects: are a and b submodules (P does not have them) that the module's
-   code never reads?  (An absolute one in a module is a re-export as often:
-   it stays lazy, as in CPython 3.15.)
-   mpmath.functions imports its submodules so, for the methods their
-   decorators add to a class; deferred, they would never run.  Such a
-   statement runs now (contract rule 52).  'module' is sys.modules[P] or
-   NULL.  Returns 1, 0, or -1 with an exception set. */
+/* The names that the "from P import a, b" at byte offset 'addr' of 'code'
+   stores a and b under, in the fromlist's order: a list, or None when the
+   instructions after it are not one IMPORT_FROM and one STORE_NAME or
+   STORE_GLOBAL per name.  NULL with an exception set on error. */
+static PyObject *
+stored_names(PyCodeObject *co, int addr, PyObject *fromlist)
+{
+    PyObject *code = PyCode_GetCode(co);   /* deoptimized */
+    PyObject *stored = code ? PyList_New(0) : NULL;
+    if (stored == NULL) {
+        Py_XDECREF(code);
+        return NULL;
+    }
+    const _Py_CODEUNIT *instr = (const _Py_CODEUNIT *)PyBytes_AS_STRING(code);
+    Py_ssize_t n = PyBytes_GET_SIZE(code) / (Py_ssize_t)sizeof(_Py_CODEUNIT);
+    Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names);
+    Py_ssize_t want = PyTuple_GET_SIZE(fromlist);
+    int oparg = 0, expect = IMPORT_FROM, ok = 1;
+    for (Py_ssize_t i = addr / (int)sizeof(_Py_CODEUNIT) + 1;
+         ok && i < n && PyList_GET_SIZE(stored) < want; i++)
+    {
+        int op = instr[i].op.code;
+        oparg = (oparg << 8) | instr[i].op.arg;
+        if (op == EXTENDED_ARG || op == CACHE) {
+            continue;
+        }
+        if (expect == IMPORT_FROM) {
+            ok = (op == IMPORT_FROM && oparg < nnames
+                  && PyUnicode_Compare(
+                         PyTuple_GET_ITEM(co->co_names, oparg),
+                         PyTuple_GET_ITEM(fromlist,
+                                          PyList_GET_SIZE(stored))) == 0);
+            expect = STORE_NAME;
+        }
+        else {
+            ok = ((op == STORE_NAME || op == STORE_GLOBAL) && oparg < nnames
+                  && PyList_Append(stored,
+                                   PyTuple_GET_ITEM(co->co_names,
+                                                    oparg)) == 0);
+            expect = IMPORT_FROM;
+        }
+        oparg = 0;
+    }
+    Py_DECREF(code);
+    if (PyErr_Occurred()) {
+        Py_DECREF(stored);
+        return NULL;
+    }
+    if (!ok || PyList_GET_SIZE(stored) != want) {
+        Py_SETREF(stored, Py_NewRef(Py_None));
+    }
+    return stored;
+}
+
+/* Is 'alias' the dotted name 'fullname'.'item' as protoc spells the
+   aliases of the _pb2 modules it imports ("google.protobuf.any_pb2" is
+   google_dot_protobuf_dot_any__pb2)?  Returns 1 or 0 (0 with an exception
+   set on error). */
+static int
+is_protoc_alias(PyObject *alias, PyObject *fullname, PyObject *item)
+{
+    PyObject *name = dotted(fullname, item);
+    PyObject *under = PyUnicode_FromString("_");
+    PyObject *dunder = PyUnicode_FromString("__");
+    PyObject *dot = PyUnicode_FromString(".");
+    PyObject *spelled = PyUnicode_FromString("_dot_");
+    PyObject *step = NULL, *expected = NULL;
+    if (name && under && dunder && dot && spelled) {
+        step = PyUnicode_Replace(name, under, dunder, -1);
+        expected = step ? PyUnicode_Replace(step, dot, spelled, -1) : NULL;
+    }
+    int r = expected != NULL && _PyUnicode_Equal(alias, expected);
+    Py_XDECREF(name);
+    Py_XDECREF(under);
+    Py_XDECREF(dunder);
+    Py_XDECREF(dot);
+    Py_XDECREF(spelled);
+    Py_XDECREF(step);
+    Py_XDECREF(expected);
+    return r;
+}
+
+/* Is "from P import a, b" an import made for its side effects: are a and
+   b submodules (P does not have them) that the module never reads?  That
+   is asked of such a statement
+   - in the __init__ of the package P (or of a package containing P);
+   - relative ("from . import a, b", 'relative' nonzero) in a module of
+     such a package;
+   - anywhere, when it binds each name under an alias ("from
+     google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2",
+     which protoc writes so that a _pb2 module's dependencies register
+     their files in the descriptor pool), and the module reads none of
+     the aliases; when P is not imported yet, only aliases spelled as
+     protoc spells them count (see is_protoc_alias()).
+   An absolute one without aliases in a module stays lazy, as in CPython
+   3.15: modules re-export siblings that way as often.  mpmath.functions
+   imports its submodules so, for the methods their decorators add to a
+   class; deferred, they would never run.  Such a statement runs now
+   (contract rule 52).  'module' is sys.modules[P] or NULL; the statement
+   is at byte offset 'addr' of 'code'.  Returns 1, 0, or -1 with an
+   exception set. */
 static int
 is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
-                      PyObject *code, PyObject *fullname, PyObject *fromlist,
-                      PyObject *module, int relative)
+                      PyObject *code, int addr, PyObject *fullname,
+                      PyObject *fromlist, PyObject *module, int relative)
 {
-    if (module == NULL || !PyModule_Check(module) || code == NULL
+    if ((module != NULL && !PyModule_Check(module)) || code == NULL
         || !PyCode_Check(code) || !PyTuple_Check(fromlist)
         || PyTuple_GET_SIZE(fromlist) == 0)
     {
@@ -591,25 +682,30 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
     }
     r = PyDict_Contains(globals, &_Py_ID(__path__));
     if (r == 0 && !relative) {
-        Py_DECREF(importer);
-        return 0;
+        Py_CLEAR(importer);
     }
-    if (r == 0) {
+    else if (r == 0) {
         /* A module of a package: its package's (sqlalchemy.sql.naming's
            "from . import events"). */
         Py_ssize_t dot = PyUnicode_FindChar(
             importer, '.', 0, PyUnicode_GET_LENGTH(importer), -1);
         Py_SETREF(importer, dot < 0 ? NULL
                             : PyUnicode_Substring(importer, 0, dot));
-        r = importer != NULL ? 1 : (dot == -2 || PyErr_Occurred()) ? -1 : 0;
+        r = (importer == NULL && (dot == -2 || PyErr_Occurred())) ? -1 : 1;
     }
-    /* P is the package itself or one inside it. */
-    if (r > 0) {
-        r = is_inside(fullname, importer);
-    }
+    /* P is the package itself or one inside it, imported. */
+    int inside = (r > 0 && importer != NULL && module != NULL
+                  && is_inside(fullname, importer));
     Py_XDECREF(importer);
-    if (r <= 0) {
-        return r;
+    if (r < 0) {
+        return -1;
+    }
+    /* Else the names it binds must be aliases. */
+    PyObject *bound = inside ? Py_NewRef(fromlist)
+                      : stored_names((PyCodeObject *)code, addr, fromlist);
+    if (bound == NULL || bound == Py_None) {
+        Py_XDECREF(bound);
+        return bound == NULL ? -1 : 0;
     }
     if (state->read_names_code != code) {
         PyObject *names = PySet_New(NULL);
@@ -617,26 +713,42 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
             || add_read_names((PyCodeObject *)code, names, 0) < 0)
         {
             Py_XDECREF(names);
+            Py_DECREF(bound);
             return -1;
         }
         /* One module's names at a time: its statements run in a row. */
         Py_XSETREF(state->read_names, names);
         Py_XSETREF(state->read_names_code, Py_NewRef(code));
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
+    r = 1;
+    for (Py_ssize_t i = 0; r == 1 && i < PyTuple_GET_SIZE(fromlist); i++) {
         PyObject *item = PyTuple_GET_ITEM(fromlist, i);
-        if (!is_from_name(item)) {
-            return 0;
+        PyObject *name = PySequence_Fast_GET_ITEM(bound, i);
+        if (!is_from_name(item)
+            || (!inside && PyUnicode_Compare(name, item) == 0))
+        {
+            r = 0;
+            break;
         }
-        r = PySet_Contains(state->read_names, item);
-        if (r == 0) {
+        r = PySet_Contains(state->read_names, name);
+        if (r == 0 && module != NULL) {
             r = provides_name(module, item);
         }
-        if (r != 0) {
-            return r < 0 ? -1 : 0;
+        else if (r == 0) {
+            /* P is not imported yet, so whether a and b are submodules
+               cannot be asked without importing it; an alias that spells
+               the submodule's dotted name, as protoc writes them, says
+               they are ("from nltk.translate.bleu_score import
+               sentence_bleu as bleu" re-exports a function). */
+            r = !is_protoc_alias(name, fullname, item);
+            if (r && PyErr_Occurred()) {
+                r = -1;
+            }
         }
+        r = (r < 0) ? -1 : !r;
     }
-    return 1;
+    Py_DECREF(bound);
+    return r;
 }
 
 /* Called by IMPORT_NAME for an import statement that may be lazy, while
@@ -737,8 +849,10 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
         }
         eager = "names bound";
     }
-    if (ready == 0 && module != NULL && state->mode > 0 && state->heal) {
-        ready = is_side_effect_import(state, globals, code, fullname,
+    if (ready == 0 && state->mode > 0 && state->heal
+        && PyTuple_Check(fromlist))
+    {
+        ready = is_side_effect_import(state, globals, code, addr, fullname,
                                       fromlist, module, ilevel > 0);
         eager = "side-effect import";
     }

@@ -307,6 +307,46 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec sa.events", "ok",
             "['sa', 'sa.events', 'sa.naming', 'sa.registry']"])
 
+    def test_generated_modules_import_their_dependencies(self):
+        # Contract rule 52: a protoc-generated _pb2 module imports the _pb2
+        # modules its file depends on under aliases it never reads, so that
+        # they register their files in the descriptor pool first.  An
+        # unread alias of a submodule of a package that is imported, or
+        # one spelled as protoc spells it, runs as eagerly; an unread
+        # alias of a function ("sentence_bleu as bleu") stays deferred.
+        files = {
+            "pool.py": "files = set()\n"
+                       "def add(name, deps):\n"
+                       "    missing = set(deps) - files\n"
+                       "    assert not missing, missing\n"
+                       "    files.add(name)\n",
+            "pb/__init__.py": "",
+            "pb/any_pb2.py": "import pool\npool.add('any', [])\n",
+            "deps/__init__.py": "",
+            "deps/v1/__init__.py": "",
+            "deps/v1/common_pb2.py": "import pool\npool.add('common', [])\n",
+            "deps/v1/api.py": "print('exec', __name__)\n"
+                              "def helper(): pass\n",
+            "pb/status_pb2.py": "import pool\n"
+                                "from pb import any_pb2 as pb_dot_any__pb2\n"
+                                "from deps.v1 import common_pb2 as "
+                                "deps_dot_v1_dot_common__pb2\n"
+                                "from deps.v1.api import helper as h\n"
+                                "pool.add('status', ['any', 'common'])\n",
+            "main.py": script("import pb.status_pb2\n"
+                              "print(sorted(pb.status_pb2.pool.files))\n",
+                              "pb", "deps"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec deps.v1.api", "['any', 'common', 'status']",
+            "['deps', 'deps.v1', 'deps.v1.api', 'deps.v1.common_pb2', "
+            "'pb', 'pb.any_pb2', 'pb.status_pb2']"])
+        self.assert_lines(results[LAZY], [
+            "['any', 'common', 'status']",
+            "['deps', 'deps.v1', 'deps.v1.common_pb2', 'pb', 'pb.any_pb2', "
+            "'pb.status_pb2']"])
+
     def test_package_aliases_its_own_submodule(self):
         # Contract rules 21 and 49: pyarrow's "import pyarrow.ipc as ipc" in
         # its own __init__.  The alias reads the submodule from the
