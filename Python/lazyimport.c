@@ -707,6 +707,14 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
         Py_XDECREF(bound);
         return bound == NULL ? -1 : 0;
     }
+    for (Py_ssize_t i = 0; !inside && i < PyTuple_GET_SIZE(fromlist); i++) {
+        PyObject *item = PyTuple_GET_ITEM(fromlist, i);
+        PyObject *name = PySequence_Fast_GET_ITEM(bound, i);
+        if (!PyUnicode_Check(item) || _PyUnicode_Equal(name, item)) {
+            Py_DECREF(bound);
+            return 0;   /* not an alias: the common case, decided cheaply */
+        }
+    }
     if (state->read_names_code != code) {
         PyObject *names = PySet_New(NULL);
         if (names == NULL
@@ -724,9 +732,7 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
     for (Py_ssize_t i = 0; r == 1 && i < PyTuple_GET_SIZE(fromlist); i++) {
         PyObject *item = PyTuple_GET_ITEM(fromlist, i);
         PyObject *name = PySequence_Fast_GET_ITEM(bound, i);
-        if (!is_from_name(item)
-            || (!inside && PyUnicode_Compare(name, item) == 0))
-        {
+        if (!is_from_name(item)) {
             r = 0;
             break;
         }
