@@ -7,7 +7,7 @@ written into a temporary directory.
 
 Environment variables:
 
-LAZY_PYTHON
+FORK_PYTHON
     Interpreter under test (default: the interpreter running pytest).
 VANILLA_PYTHON
     Stock CPython 3.13.5 built from the same tarball; tests comparing the
@@ -17,7 +17,8 @@ LAZY_TEST_TIMEOUT
 
 test_compat.py's differential test also reads the knobs of
 Lib/test/test_lazy_imports/test_differential.py (LAZY_HYPOTHESIS_EXAMPLES,
-...).  Test names carry the contract rules they cover (``test_r31_...``).
+...).  Each test names the contract rules it covers in a comment after
+its ``def`` (``# Contract rule 31.``), as test_lazy_imports' tests do.
 """
 
 import dataclasses
@@ -52,13 +53,13 @@ def pytest_configure(config):
 
 
 def pytest_report_header(config):
-    lines = [f"interpreter under test: {LAZY_EXECUTABLE}"]
+    lines = [f"interpreter under test: {FORK_EXECUTABLE}"]
     vanilla = os.environ.get("VANILLA_PYTHON")
     lines.append(f"vanilla interpreter: {vanilla or '(unset)'}")
     return lines
 
 
-LAZY_EXECUTABLE = os.environ.get("LAZY_PYTHON") or sys.executable
+FORK_EXECUTABLE = os.environ.get("FORK_PYTHON") or sys.executable
 
 
 def clean_environ(extra=None):
@@ -150,8 +151,8 @@ class Tree:
 
 @pytest.fixture(scope="session")
 def interpreter():
-    """The interpreter under test (LAZY_PYTHON or sys.executable)."""
-    return Interpreter(LAZY_EXECUTABLE)
+    """The interpreter under test (FORK_PYTHON or sys.executable)."""
+    return Interpreter(FORK_EXECUTABLE)
 
 
 @pytest.fixture(scope="session")

@@ -4,12 +4,12 @@ Every rule of the behaviour contract (Doc/library/lazy_imports_contract.rst)
 is tested in Lib/test/test_lazy_imports, and a few in the pytest files of
 tests/ (those needing the stock interpreter or PyPI packages).
 
-A test_lazy_imports test names its rules in a comment on one of the three
-lines after its ``def`` (``# Contract rule 12: ...``, ``# Contract rules
-8-10``, ``# Contract rules 25 and 49``); a test without one takes the rules
-named in the summary (first paragraph) of its class's docstring, else of
-its module's docstring.  A pytest test names them in its name
-(``test_r31_...``, ``test_r8_r12_...``).
+A test names its rules in a comment on one of the three lines after its
+``def`` (``# Contract rule 12: ...``, ``# Contract rules 8-10``, ``#
+Contract rules 25 and 49``), in test_lazy_imports and in the pytest files
+alike; a test_lazy_imports test without one takes the rules named in the
+summary (first paragraph) of its class's docstring, else of its module's
+docstring.
 
     python tests/coverage_map.py            print the map: per rule, how
                                             many tests and in which modules
@@ -92,6 +92,19 @@ def title_rules(node):
             for number in rule_numbers(match.group(1))}
 
 
+def comment_rules(function, lines):
+    """The rules that the comment after the ``def`` of *function* names."""
+    for line in lines[function.lineno:function.lineno + 3]:
+        if match := COMMENT.match(line):
+            return rule_numbers(match.group(1))
+    return set()
+
+
+def is_test(node):
+    return (isinstance(node, ast.FunctionDef)
+            and node.name.startswith("test_"))
+
+
 def package_tests(path):
     """{test name: rules} of one test_lazy_imports module."""
     source = path.read_text(encoding="utf-8")
@@ -103,27 +116,21 @@ def package_tests(path):
         if not isinstance(cls, ast.ClassDef):
             continue
         class_rules = title_rules(cls) or module_rules
-        for function in cls.body:
-            if not (isinstance(function, ast.FunctionDef)
-                    and function.name.startswith("test_")):
-                continue
-            rules = set()
-            for line in lines[function.lineno:function.lineno + 3]:
-                if match := COMMENT.match(line):
-                    rules = rule_numbers(match.group(1))
-                    break
+        for function in filter(is_test, cls.body):
             found[f"{path.stem}.{cls.name}.{function.name}"] = (
-                rules or class_rules)
+                comment_rules(function, lines) or class_rules)
     return found
 
 
 def pytest_tests(path):
-    """{test node id: rules} of one pytest file of tests/."""
-    found = {}
+    """{test node id: rules} of one pytest file of tests/ (its module-level
+    test functions that name rules)."""
     source = path.read_text(encoding="utf-8")
-    for match in re.finditer(r"^def (test_((?:r\d+_)+)\w*)\(", source, re.M):
-        found[f"tests/{path.name}::{match.group(1)}"] = {
-            int(number) for number in re.findall(r"r(\d+)", match.group(2))}
+    lines = source.splitlines()
+    found = {}
+    for function in filter(is_test, ast.parse(source).body):
+        if rules := comment_rules(function, lines):
+            found[f"tests/{path.name}::{function.name}"] = rules
     return found
 
 

@@ -34,7 +34,8 @@ def driver(interpreter):
 @given(batch=st.lists(differential.programs(), min_size=differential.BATCH,
                       max_size=differential.BATCH))
 @example(batch=differential.EXAMPLES)
-def test_r30_eager_run_matches_stock(interpreter, vanilla, batch):
+def test_eager_run_matches_stock(interpreter, vanilla, batch):
+    # Contract rule 30.
     """Without -L the fork prints what stock prints, on random trees."""
     failure = differential.check_batch(batch, driver(interpreter),
                                        driver(vanilla),
@@ -70,7 +71,8 @@ print(repr(sizes))
 """
 
 
-def test_r31_object_sizes_match_stock(interpreter, vanilla, tmp_path):
+def test_object_sizes_match_stock(interpreter, vanilla, tmp_path):
+    # Contract rule 31.
     fork = interpreter.run("-c", SIZES, cwd=tmp_path).ok()
     stock = vanilla.run("-c", SIZES, cwd=tmp_path).ok()
     assert eval(fork.stdout) == eval(stock.stdout)
@@ -165,7 +167,8 @@ def build_probe(python, directory):
     return directory
 
 
-def test_r31_struct_layout_matches_stock(interpreter, vanilla, tmp_path):
+def test_struct_layout_matches_stock(interpreter, vanilla, tmp_path):
+    # Contract rule 31.
     stock_build = build_probe(vanilla, tmp_path / "stock")
     fork_build = build_probe(interpreter, tmp_path / "fork")
     code = "import abiprobe; print(repr(abiprobe.layout()))"
@@ -174,7 +177,8 @@ def test_r31_struct_layout_matches_stock(interpreter, vanilla, tmp_path):
     assert eval(fork.stdout) == eval(stock.stdout)
 
 
-def test_r31_extension_built_for_stock_works(interpreter, vanilla, tmp_path):
+def test_extension_built_for_stock_works(interpreter, vanilla, tmp_path):
+    # Contract rule 31.
     """An extension compiled with stock headers reads lazy dicts safely."""
     build = build_probe(vanilla, tmp_path / "stock")
     (build / "target.py").write_text('print("exec", __name__)\n')
@@ -228,7 +232,8 @@ def bytecode(python, tmp_path):
     return eval(python.run("-c", code, cwd=tmp_path).ok().stdout)
 
 
-def test_r32_pyc_never_collide(interpreter, vanilla, tmp_path):
+def test_pyc_never_collide(interpreter, vanilla, tmp_path):
+    # Contract rule 32.
     """Same magic number and cache tag imply the same bytecode."""
     fork_identity = eval(interpreter.evaluate(CACHE_IDENTITY))
     stock_identity = eval(vanilla.evaluate(CACHE_IDENTITY))
@@ -258,7 +263,8 @@ PYC_TREE = {
 }
 
 
-def test_r32_fork_runs_right_on_stock_pyc(tree, vanilla):
+def test_fork_runs_right_on_stock_pyc(tree, vanilla):
+    # Contract rule 32.
     tree.write(PYC_TREE)
     vanilla.run("-m", "compileall", "-q", ".", cwd=tree.root).ok()
     result = tree.run(lazy=True).ok()
@@ -266,7 +272,8 @@ def test_r32_fork_runs_right_on_stock_pyc(tree, vanilla):
                             "exec lazy_target"]
 
 
-def test_r32_stock_runs_right_on_fork_pyc(tree, vanilla):
+def test_stock_runs_right_on_fork_pyc(tree, vanilla):
+    # Contract rule 32.
     tree.write(PYC_TREE)
     tree.run(lazy=True).ok()
     result = vanilla.run("main.py", cwd=tree.root).ok()
@@ -304,7 +311,8 @@ print(sorted(dis._find_imports(code)))
 """
 
 
-def test_r39_dis_shows_what_stock_shows(interpreter, vanilla, tmp_path):
+def test_dis_shows_what_stock_shows(interpreter, vanilla, tmp_path):
+    # Contract rule 39.
     """The fork's bytecode has IMPORT_NAME_LAZY where an import may be lazy,
     but dis shows IMPORT_NAME with the stock oparg, as stock 3.13.5 shows
     the same source (modulefinder's _find_imports too)."""

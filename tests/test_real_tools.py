@@ -76,7 +76,8 @@ PYTEST_PROJECT = {
 }
 
 
-def test_r33_pytest_runs_a_project_under_L(tmp_path):
+def test_pytest_runs_a_project_under_L(tmp_path):
+    # Contract rule 33.
     write(tmp_path, PYTEST_PROJECT)
     args = ["-m", "pytest", "-p", "myplugin", "-p", "no:cacheprovider",
             "-rA", "tests"]
@@ -96,7 +97,8 @@ def test_r33_pytest_runs_a_project_under_L(tmp_path):
     assert "plugin header" in lazy.stdout
 
 
-def test_r33_typeguard_import_hook(tmp_path):
+def test_typeguard_import_hook(tmp_path):
+    # Contract rule 33.
     write(tmp_path, {
         "checked/__init__.py": "",
         "checked/api.py": """\
@@ -122,7 +124,8 @@ def test_r33_typeguard_import_hook(tmp_path):
         assert result.stdout.splitlines() == ["4", "TypeCheckError"]
 
 
-def test_r33_setuptools_editable_finder(tmp_path):
+def test_setuptools_editable_finder(tmp_path):
+    # Contract rule 33.
     project = tmp_path / "proj"
     write(project, {
         "pyproject.toml": """\
@@ -169,7 +172,7 @@ def test_r33_setuptools_editable_finder(tmp_path):
         assert result.stdout.splitlines() == ["42", "True"]
 
 
-def test_r52_hypothesis_public_api_under_plain_L(tmp_path):
+def test_hypothesis_public_api_under_plain_L(tmp_path):
     # Contract rule 52: hypothesis.strategies checks at import time that
     # its strategy modules registered themselves; under plain -L, with no
     # excluding, it imports and keeps its public API, and a property test
@@ -194,7 +197,7 @@ def test_r52_hypothesis_public_api_under_plain_L(tmp_path):
     assert lazy.stdout == eager.stdout
 
 
-def test_r54_optional_dependency_of_pytest_plugin_under_L(tmp_path):
+def test_optional_dependency_of_pytest_plugin_under_L(tmp_path):
     # Contract rule 54: the optional-dependency idiom, two imports down,
     # in a project run by pytest under -L: the flag is the eager one.
     write(tmp_path, {
