@@ -11,7 +11,7 @@
 BUILD    := build
 SRC      := $(BUILD)/src
 PRISTINE := $(BUILD)/pristine
-FORK     := $(BUILD)/lazy
+FORK     := $(BUILD)/fork
 VANILLA  := $(BUILD)/vanilla
 VENV     := $(BUILD)/venv
 REPORTS  := $(BUILD)/reports
@@ -71,7 +71,7 @@ check-series: src  ## build every prefix of the patch queue (a build per patch)
 # Regenerate CPython's generated files in $(SRC) after editing their sources
 # (bytecodes.c, Argument Clinic blocks); commit them with the change.
 regen: build vanilla  ## regenerate CPython's generated files in $(SRC)
-	cd $(SRC) && $(MAKE) -f ../lazy/Makefile srcdir=. \
+	cd $(SRC) && $(MAKE) -f ../fork/Makefile srcdir=. \
 		PYTHON_FOR_REGEN=$(abspath $(PY_VANILLA)) regen-cases clinic
 
 build: deps src  ## the fork, $(PY_FORK)
@@ -98,7 +98,7 @@ test-quick: build venv  ## the fork's own suites only (for iteration)
 	@$(PY_FORK) -L -m test -q test_lazy_imports
 	@LAZY_HYPOTHESIS_EXAMPLES=25 \
 		$(VENV)/bin/python -m test -q test_lazy_imports.test_differential
-	@LAZY_PYTHON=$(abspath $(PY_FORK)) \
+	@FORK_PYTHON=$(abspath $(PY_FORK)) \
 		$(VENV)/bin/python -m pytest -q -x -p no:cacheprovider tests
 
 clean:  ## remove the builds (keeps the tarball and $(SRC))

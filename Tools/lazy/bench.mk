@@ -9,11 +9,11 @@ BENCH_SCALE ?= 0.3
 
 # OPTIMIZE=1: bench-startup (and bench-explain) compare the fork and vanilla
 # built with --enable-optimizations --with-lto, as distributions ship
-# CPython ($(BUILD)/lazy-opt and $(BUILD)/vanilla-opt, see install.mk; the
+# CPython ($(BUILD)/fork-opt and $(BUILD)/vanilla-opt, see install.mk; the
 # PGO profile run makes each build take a while), with venvs and results in
 # $(BUILD)/bench-opt.
-STARTUP_BUILDS  := $(if $(OPTIMIZE),lazy-opt vanilla-opt,build vanilla)
-STARTUP_FORK    := $(if $(OPTIMIZE),$(BUILD)/lazy-opt/python,$(PY_FORK))
+STARTUP_BUILDS  := $(if $(OPTIMIZE),fork-opt vanilla-opt,build vanilla)
+STARTUP_FORK    := $(if $(OPTIMIZE),$(BUILD)/fork-opt/python,$(PY_FORK))
 STARTUP_VANILLA := $(if $(OPTIMIZE),$(BUILD)/vanilla-opt/python,$(PY_VANILLA))
 STARTUP_OUT     := $(BENCH)$(if $(OPTIMIZE),-opt)
 

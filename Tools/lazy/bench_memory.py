@@ -20,9 +20,9 @@ Otherwise one-off growths of shared tables (the interned strings' dict: a single
 207552 bytes) fall inside the measured window in one configuration and not in the other.
 
 Runs, per pattern (-L makes module-level imports lazy):
-  fork-L defer   build/lazy/python -L, defer script: N deferred imports, never used
-  fork-L use     build/lazy/python -L, use script: N deferred imports, all used
-  fork           build/lazy/python, use script: N eager imports (then the same uses)
+  fork-L defer   build/fork/python -L, defer script: N deferred imports, never used
+  fork-L use     build/fork/python -L, use script: N deferred imports, all used
+  fork           build/fork/python, use script: N eager imports (then the same uses)
   vanilla        build/vanilla/python, use script: the same on unpatched 3.13.5
 Each run is made in two kinds of processes, so that neither measurement disturbs the other:
   traced   tracemalloc started by memprobe.start(); at each mark, after gc.collect(), the bytes

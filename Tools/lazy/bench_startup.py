@@ -12,7 +12,7 @@ The floor, ``python -c pass``, is run in every configuration and reported with e
 
 Configurations, run interleaved (A B C, then B C A, ... so that drift hits all alike):
   vanilla   DIR/bin/python TOOL ARGS     in the venv of build/vanilla/python
-  fork      DIR/bin/python TOOL ARGS     in the venv of build/lazy/python
+  fork      DIR/bin/python TOOL ARGS     in the venv of build/fork/python
   fork-L    DIR/bin/python -L TOOL ARGS  same venv
 and with --peer-venv (another implementation of lazy imports, CPython 3.15's):
   peer      DIR/bin/python TOOL ARGS

@@ -7,7 +7,7 @@ part of the standard library at the top of its modules, as real tools
 do, while its ``summary`` command needs only a few of those modules.  The
 demo runs ``python -m logtool summary data/access.log`` in bench/demo:
 
-    fork     the patched interpreter (build/lazy/python), without -L
+    fork     the patched interpreter (build/fork/python), without -L
     fork -L  the same with -L (see --fork-L-options)
     vanilla  the unpatched interpreter (build/vanilla/python), for reference
 

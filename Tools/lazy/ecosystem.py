@@ -7,7 +7,7 @@
 
 The corpus is bench/ecosystem/packages.txt: PyPI's most-downloaded
 packages, one a line as "name [import_name]".  For the interpreter PY
-(default build/lazy/python, the fork, labelled "fork", lazy with -L) and,
+(default build/fork/python, the fork, labelled "fork", lazy with -L) and,
 with --peer-python, for CPython 3.15 side by side (labelled "peer", lazy
 with -X lazy_imports=all, PEP 810's global mode):
 
@@ -51,8 +51,8 @@ not work lazily there, 0 otherwise.  Needs the network (pip).
 
 Examples, from the repository's top directory::
 
-    build/lazy/python Tools/lazy/ecosystem.py --limit 60
-    build/lazy/python Tools/lazy/ecosystem.py --limit 60 \\
+    build/fork/python Tools/lazy/ecosystem.py --limit 60
+    build/fork/python Tools/lazy/ecosystem.py --limit 60 \\
         --peer-python /path/to/python3.15
 """
 
@@ -397,7 +397,7 @@ def main(argv=None):
         epilog="Give a flag starting with a dash with '=': --lazy-flag=-L.")
     parser.add_argument("--python", default=lazytools.FORK_PYTHON,
                         help="interpreter to make the venv from "
-                        "(default: the fork, build/lazy/python)")
+                        "(default: the fork, build/fork/python)")
     parser.add_argument("--lazy-flag", default=None,
                         help="its lazy mode: -L (the fork) or "
                         "'-X lazy_imports=all' (CPython 3.15); default: "

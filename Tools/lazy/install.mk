@@ -41,7 +41,7 @@ REVISION := $(if $(RELEASE_COMMIT),$(shell sh $(T)/revision.sh $(RELEASE_COMMIT)
 endif
 export REVISION
 
-.PHONY: install dist check-dist bundle release-src lazy-opt vanilla-opt
+.PHONY: install dist check-dist bundle release-src fork-opt vanilla-opt
 
 release-src:
 	@if [ -z "$(REVISION)" ]; then \
@@ -68,9 +68,9 @@ bundle: release-src  ## the whole change as one patch, $(BUILD)/dist/lazy-cpytho
 
 # The fork and vanilla built as make install OPTIMIZE=1 builds them, from
 # the trees make build and make vanilla use (for make bench-startup OPTIMIZE=1).
-lazy-opt: deps src  ## the fork built with PGO+LTO, $(BUILD)/lazy-opt (make bench-startup OPTIMIZE=1)
+fork-opt: deps src  ## the fork built with PGO+LTO, $(BUILD)/fork-opt (make bench-startup OPTIMIZE=1)
 	@sh $(T)/link.sh $(SRC)
-	@sh $(T)/build.sh $(SRC) $(BUILD)/lazy-opt --enable-optimizations --with-lto
+	@sh $(T)/build.sh $(SRC) $(BUILD)/fork-opt --enable-optimizations --with-lto
 
 vanilla-opt: deps $(PRISTINE)/configure  ## vanilla built with PGO+LTO, $(BUILD)/vanilla-opt
 	@sh $(T)/build.sh $(PRISTINE) $(BUILD)/vanilla-opt --enable-optimizations --with-lto

@@ -8,8 +8,8 @@ this module from their own directory.  It holds
   ``vanilla`` (unpatched CPython 3.13.5), ``fork`` (the patched interpreter
   without -L) and ``fork -L`` (the patched interpreter with -L); file
   names, JSON keys and option values write the last one ``fork-L``;
-* where the interpreters are: build/vanilla/python and build/lazy/python
-  (the fork's build directory is build/lazy);
+* where the interpreters are: build/vanilla/python and build/fork/python
+  (the fork's build directory is build/fork);
 * the environment the runs get: the caller's without the variables of
   clean-env.txt, which lib.sh's clean_env removes for the shell drivers;
 * the benchmark reports: a geometric mean, and OUT/BASE.txt + .json.
@@ -29,7 +29,7 @@ LABELS = {"vanilla": "vanilla", "fork": "fork", "fork-L": "fork -L"}
 FLAGS = {"vanilla": (), "fork": (), "fork-L": ("-L",)}
 
 VANILLA_PYTHON = os.path.join(BUILD, "vanilla", "python")
-FORK_PYTHON = os.path.join(BUILD, "lazy", "python")
+FORK_PYTHON = os.path.join(BUILD, "fork", "python")
 
 
 def command(config, vanilla=VANILLA_PYTHON, fork=FORK_PYTHON):

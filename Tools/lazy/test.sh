@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 cd "$top"
-lazy=build/lazy/python
+fork=build/fork/python
 venv=build/venv/bin/python
 status=0
 # Variables that change what some stdlib tests expect (clean-env.txt).
@@ -16,14 +16,14 @@ clean_env
 # files, dis, the differential test's LAZY_HYPOTHESIS_EXAMPLES programs on
 # stock; real import hooks).  make fuzz runs many more programs.
 step "pytest: tests/"
-LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
+FORK_PYTHON="$top/$fork" VANILLA_PYTHON="$top/build/vanilla/python" \
     LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
     "$venv" -m pytest -q -p no:cacheprovider tests || status=1
 
 # Dogfooding: the same suite with pytest itself running under -L (the
 # interpreters it tests are given their flags explicitly).
 step "pytest under -L: tests/"
-LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
+FORK_PYTHON="$top/$fork" VANILLA_PYTHON="$top/build/vanilla/python" \
     LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
     "$venv" -L -m pytest -q -p no:cacheprovider tests || status=1
 
@@ -32,8 +32,8 @@ LAZY_PYTHON="$top/$lazy" VANILLA_PYTHON="$top/build/vanilla/python" \
 # the differential test with hypothesis (the venv has it), with
 # LAZY_HYPOTHESIS_EXAMPLES generated programs.
 step "regrtest: test_lazy_imports, without and with -L"
-"$lazy" -m test -q test_lazy_imports || status=1
-"$lazy" -L -m test -q test_lazy_imports || status=1
+"$fork" -m test -q test_lazy_imports || status=1
+"$fork" -L -m test -q test_lazy_imports || status=1
 LAZY_HYPOTHESIS_EXAMPLES="${LAZY_HYPOTHESIS_EXAMPLES:-300}" \
     "$venv" -m test -q test_lazy_imports.test_differential || status=1
 
@@ -45,7 +45,7 @@ test_code test_peepholer test_compileall test_py_compile test_zipimport
 test_runpy test_pickle test_copy test_inspect test_unittest test_pkgutil
 test_pkg test_tools"
 step "regrtest without -L:" $regress
-"$lazy" -m test -q -j"$(nproc)" $regress || status=1
+"$fork" -m test -q -j"$(nproc)" $regress || status=1
 
 # The whole stdlib suite under -L (about 11 minutes on 2 cores): a failure
 # that Tools/lazy/expected-failures-fork-L.txt does not explain fails
@@ -56,8 +56,8 @@ step "regrtest under -L: the whole stdlib suite"
 rm -rf build/reports/make-test
 REGRTEST_REPORTS=build/reports/make-test \
     REGRTEST_OPTS="--timeout 900 -j$(nproc) --ignore *VSOCK*" \
-    sh Tools/lazy/regrtest.sh fork-L "$lazy" || status=1
-"$lazy" Tools/lazy/regrtest_report.py --reports build/reports/make-test --strict ||
+    sh Tools/lazy/regrtest.sh fork-L "$fork" || status=1
+"$fork" Tools/lazy/regrtest_report.py --reports build/reports/make-test --strict ||
     status=1
 
 # Reference leaks on the --with-pydebug build (make debug): the fork's own
@@ -72,11 +72,11 @@ step "refleaks: test_lazy_imports -R 3:3 on the debug build, without and with -L
 "$debug" -L -m test -q -R 3:3 -j"$(nproc)" $mods || status=1
 "$debug" -L -m test -q test_lazy_imports.test_refleaks || status=1
 
-# make install of build/lazy into its own prefix (build/lazy/install, made
+# make install of build/fork into its own prefix (build/fork/install, made
 # afresh), and a smoke check from there: -L, a venv with a stock cp313
 # wheel, sys.version and sysconfig (install_check in Tools/lazy/lib.sh).
-step "install: make install into build/lazy/install, smoke check from there"
-sh Tools/lazy/lib.sh install-check "$(dirname "$lazy")" || status=1
+step "install: make install into build/fork/install, smoke check from there"
+sh Tools/lazy/lib.sh install-check "$(dirname "$fork")" || status=1
 
 if [ $status = 0 ]; then
     step "make test: all suites passed"

@@ -42,7 +42,7 @@ STDLIB_FORK_L_TESTS ?= test_json test_logging test_argparse test_unittest \
 	test_string test_tempfile test_shutil test_contextlib test_abc \
 	test_warnings test_traceback
 
-PYTEST_ENV = LAZY_PYTHON="$(CURDIR)/$(PY_FORK)" \
+PYTEST_ENV = FORK_PYTHON="$(CURDIR)/$(PY_FORK)" \
 	VANILLA_PYTHON="$(CURDIR)/$(PY_VANILLA)"
 
 .PHONY: test-differential fuzz test-stdlib-fork-L test-thirdparty

@@ -7,7 +7,7 @@
 For each library of bench/thirdparty/libraries.toml (or only the NAMEs
 given), in WORKDIR/NAME/ (default build/thirdparty/):
 
-1. a venv of PY (default build/lazy/python), made once and remade when the
+1. a venv of PY (default build/fork/python), made once and remade when the
    interpreter or the pins change;
 2. the library's sdist, downloaded into WORKDIR/cache/sdist with
    ``pip download --no-binary :all: --no-deps NAME==VERSION`` and built
