@@ -1746,6 +1746,7 @@ pending_record(PyLazyImportObject *lz)
             Py_INCREF(globals);
         }
         else if ((globals = PyDict_New()) != NULL && name != NULL
+                 && PyUnicode_Check(name)
                  && PyDict_SetItem(globals, &_Py_ID(__name__), name) < 0)
         {
             Py_CLEAR(globals);
