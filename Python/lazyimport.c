@@ -1718,13 +1718,15 @@ same_pending(PyLazyImportObject *entry, PyLazyImportObject *lz)
     return r > 0;
 }
 
-/* What a pending binding keeps of the statement 'lz': what bind_child()
-   and eager_key() read, and the statement's namespace only if a module in
-   sys.modules keeps it alive anyway.  Another namespace (exec("import
-   xml.dom", {}) in a function that drops the dict) is not kept alive, as
-   eagerly (contract rule 53): the record has a namespace of its own that
-   holds only its __name__, for the messages of the reference it binds.  A
-   new reference, or NULL with an exception set. */
+/* What a pending binding keeps of the statement 'lz': the statement
+   itself when its namespace is that of a module in sys.modules, which
+   keeps it alive anyway (nearly every statement: nothing to copy).
+   Another namespace (exec("import xml.dom", {}) in a function that drops
+   the dict) is not kept alive, as eagerly (contract rule 53): a record of
+   the statement is kept instead, what bind_child() and eager_key() read,
+   with a namespace of its own that holds only its __name__, for the
+   messages of the reference it binds.  A new reference, or NULL with an
+   exception set. */
 static PyObject *
 pending_record(PyLazyImportObject *lz)
 {
@@ -1740,18 +1742,19 @@ pending_record(PyLazyImportObject *lz)
             Py_XDECREF(name);
             return NULL;
         }
-        if (module != NULL && PyModule_Check(module)
-            && PyModule_GetDict(module) == globals)
-        {
-            Py_INCREF(globals);
+        int kept = (module != NULL && PyModule_Check(module)
+                    && PyModule_GetDict(module) == globals);
+        Py_XDECREF(module);
+        if (kept) {
+            Py_XDECREF(name);
+            return Py_NewRef((PyObject *)lz);
         }
-        else if ((globals = PyDict_New()) != NULL && name != NULL
-                 && PyUnicode_Check(name)
-                 && PyDict_SetItem(globals, &_Py_ID(__name__), name) < 0)
+        if ((globals = PyDict_New()) != NULL && name != NULL
+            && PyUnicode_Check(name)
+            && PyDict_SetItem(globals, &_Py_ID(__name__), name) < 0)
         {
             Py_CLEAR(globals);
         }
-        Py_XDECREF(module);
         Py_XDECREF(name);
         if (globals == NULL) {
             return NULL;
