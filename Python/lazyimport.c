@@ -619,6 +619,13 @@ stored_names(PyCodeObject *co, int addr, PyObject *fromlist)
 static int
 is_protoc_alias(PyObject *alias, PyObject *fullname, PyObject *item)
 {
+    /* The spelling is longer than the dotted name: most aliases are
+       turned away without building it. */
+    if (PyUnicode_GET_LENGTH(alias)
+        <= PyUnicode_GET_LENGTH(fullname) + PyUnicode_GET_LENGTH(item) + 1)
+    {
+        return 0;
+    }
     PyObject *name = dotted(fullname, item);
     PyObject *under = PyUnicode_FromString("_");
     PyObject *dunder = PyUnicode_FromString("__");
@@ -707,15 +714,35 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
         Py_XDECREF(bound);
         return bound == NULL ? -1 : 0;
     }
-    for (Py_ssize_t i = 0; !inside && i < PyTuple_GET_SIZE(fromlist); i++) {
+    /* The names must be submodules (P lacks them) and, outside P's
+       package, aliases: asked first, as it costs less than the names the
+       module reads, which are scanned once per module. */
+    r = 1;
+    for (Py_ssize_t i = 0; r == 1 && i < PyTuple_GET_SIZE(fromlist); i++) {
         PyObject *item = PyTuple_GET_ITEM(fromlist, i);
         PyObject *name = PySequence_Fast_GET_ITEM(bound, i);
-        if (!PyUnicode_Check(item) || _PyUnicode_Equal(name, item)) {
-            Py_DECREF(bound);
-            return 0;   /* not an alias: the common case, decided cheaply */
+        if (!is_from_name(item)
+            || (!inside && _PyUnicode_Equal(name, item)))
+        {
+            r = 0;  /* not an alias: the common case, decided cheaply */
+        }
+        else if (module != NULL) {
+            r = provides_name(module, item);
+            r = (r < 0) ? -1 : !r;
+        }
+        else {
+            /* P is not imported yet, so whether a and b are submodules
+               cannot be asked without importing it; an alias that spells
+               the submodule's dotted name, as protoc writes them, says
+               they are ("from nltk.translate.bleu_score import
+               sentence_bleu as bleu" re-exports a function). */
+            r = is_protoc_alias(name, fullname, item);
+            if (r == 0 && PyErr_Occurred()) {
+                r = -1;
+            }
         }
     }
-    if (state->read_names_code != code) {
+    if (r == 1 && state->read_names_code != code) {
         PyObject *names = PySet_New(NULL);
         if (names == NULL
             || add_read_names((PyCodeObject *)code, names, 0) < 0)
@@ -728,29 +755,10 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
         Py_XSETREF(state->read_names, names);
         Py_XSETREF(state->read_names_code, Py_NewRef(code));
     }
-    r = 1;
+    /* And the module's code must never read the names it binds. */
     for (Py_ssize_t i = 0; r == 1 && i < PyTuple_GET_SIZE(fromlist); i++) {
-        PyObject *item = PyTuple_GET_ITEM(fromlist, i);
-        PyObject *name = PySequence_Fast_GET_ITEM(bound, i);
-        if (!is_from_name(item)) {
-            r = 0;
-            break;
-        }
-        r = PySet_Contains(state->read_names, name);
-        if (r == 0 && module != NULL) {
-            r = provides_name(module, item);
-        }
-        else if (r == 0) {
-            /* P is not imported yet, so whether a and b are submodules
-               cannot be asked without importing it; an alias that spells
-               the submodule's dotted name, as protoc writes them, says
-               they are ("from nltk.translate.bleu_score import
-               sentence_bleu as bleu" re-exports a function). */
-            r = !is_protoc_alias(name, fullname, item);
-            if (r && PyErr_Occurred()) {
-                r = -1;
-            }
-        }
+        r = PySet_Contains(state->read_names,
+                           PySequence_Fast_GET_ITEM(bound, i));
         r = (r < 0) ? -1 : !r;
     }
     Py_DECREF(bound);
