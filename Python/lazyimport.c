@@ -558,56 +558,59 @@ is_inside(PyObject *name, PyObject *package)
                || PyUnicode_READ_CHAR(name, len) == '.');
 }
 
-/* The names that the "from P import a, b" at byte offset 'addr' of 'code'
-   stores a and b under, in the fromlist's order: a list, or None when the
-   instructions after it are not one IMPORT_FROM and one STORE_NAME or
-   STORE_GLOBAL per name.  NULL with an exception set on error. */
+/* The names under which the "from P import a, b" at byte offset 'addr'
+   of 'code' stores a and b, each different from the name it imports (an
+   alias): a list in the fromlist's order, or None when one is not an
+   alias or the instructions after the statement are not one IMPORT_FROM
+   and one STORE_NAME or STORE_GLOBAL per name.  Read in place (most
+   statements are turned away at their first name, allocating nothing).
+   NULL with an exception set on error. */
 static PyObject *
-stored_names(PyCodeObject *co, int addr, PyObject *fromlist)
+stored_aliases(PyCodeObject *co, int addr, PyObject *fromlist)
 {
-    PyObject *code = PyCode_GetCode(co);   /* deoptimized */
-    PyObject *stored = code ? PyList_New(0) : NULL;
-    if (stored == NULL) {
-        Py_XDECREF(code);
-        return NULL;
-    }
-    const _Py_CODEUNIT *instr = (const _Py_CODEUNIT *)PyBytes_AS_STRING(code);
-    Py_ssize_t n = PyBytes_GET_SIZE(code) / (Py_ssize_t)sizeof(_Py_CODEUNIT);
+    const _Py_CODEUNIT *instr = _PyCode_CODE(co);
+    Py_ssize_t n = Py_SIZE(co);
     Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names);
-    Py_ssize_t want = PyTuple_GET_SIZE(fromlist);
-    int oparg = 0, expect = IMPORT_FROM, ok = 1;
+    Py_ssize_t want = PyTuple_GET_SIZE(fromlist), found = 0;
+    PyObject *stored = NULL;
+    int oparg = 0, expect = IMPORT_FROM;
     for (Py_ssize_t i = addr / (int)sizeof(_Py_CODEUNIT) + 1;
-         ok && i < n && PyList_GET_SIZE(stored) < want; i++)
+         i < n && found < want; i++)
     {
-        int op = instr[i].op.code;
+        int op = _Py_GetBaseOpcode(co, (int)i);
         oparg = (oparg << 8) | instr[i].op.arg;
         if (op == EXTENDED_ARG || op == CACHE) {
             continue;
         }
-        if (expect == IMPORT_FROM) {
-            ok = (op == IMPORT_FROM && oparg < nnames
-                  && PyUnicode_Compare(
-                         PyTuple_GET_ITEM(co->co_names, oparg),
-                         PyTuple_GET_ITEM(fromlist,
-                                          PyList_GET_SIZE(stored))) == 0);
-            expect = STORE_NAME;
-        }
-        else {
-            ok = ((op == STORE_NAME || op == STORE_GLOBAL) && oparg < nnames
-                  && PyList_Append(stored,
-                                   PyTuple_GET_ITEM(co->co_names,
-                                                    oparg)) == 0);
-            expect = IMPORT_FROM;
-        }
+        PyObject *item = PyTuple_GET_ITEM(fromlist, found);
+        PyObject *name = oparg < nnames
+                         ? PyTuple_GET_ITEM(co->co_names, oparg) : NULL;
         oparg = 0;
+        if (expect == IMPORT_FROM) {
+            if (op != IMPORT_FROM || name == NULL
+                || !PyUnicode_Check(item) || !_PyUnicode_Equal(name, item))
+            {
+                break;
+            }
+            expect = STORE_NAME;
+            continue;
+        }
+        if ((op != STORE_NAME && op != STORE_GLOBAL) || name == NULL
+            || _PyUnicode_Equal(name, item))
+        {
+            break;      /* not an alias: the common case */
+        }
+        if ((stored == NULL && (stored = PyList_New(0)) == NULL)
+            || PyList_Append(stored, name) < 0)
+        {
+            Py_XDECREF(stored);
+            return NULL;
+        }
+        found++;
+        expect = IMPORT_FROM;
     }
-    Py_DECREF(code);
-    if (PyErr_Occurred()) {
-        Py_DECREF(stored);
-        return NULL;
-    }
-    if (!ok || PyList_GET_SIZE(stored) != want) {
-        Py_SETREF(stored, Py_NewRef(Py_None));
+    if (found != want) {
+        Py_XSETREF(stored, Py_NewRef(Py_None));
     }
     return stored;
 }
@@ -709,7 +712,7 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
     }
     /* Else the names it binds must be aliases. */
     PyObject *bound = inside ? Py_NewRef(fromlist)
-                      : stored_names((PyCodeObject *)code, addr, fromlist);
+                      : stored_aliases((PyCodeObject *)code, addr, fromlist);
     if (bound == NULL || bound == Py_None) {
         Py_XDECREF(bound);
         return bound == NULL ? -1 : 0;
