@@ -2564,13 +2564,71 @@ resolve_reference(PyThreadState *tstate, PyLazyImportObject *lz)
     return mod;
 }
 
+/* Resolve the from-import statement 'lz' itself, as only an early
+   completion does (complete_early()): import its module and, of its
+   names, those the module lacks (submodules, imported as for any
+   fromlist).  Its names stay lazy where it bound them and resolve where
+   they are used: eager execution had run the module's body by now, and
+   reading a name that the module itself still defers would run bodies
+   that an early completion has no reason to run.  Returns the module. */
+static PyObject *
+import_statement_module(PyLazyImportObject *lz)
+{
+    PyObject *fromlist = lz->lz_fromlist, *module;
+    PyObject *top = import_module(lz, lz->lz_name, Py_None);
+    if (top == NULL) {
+        return NULL;
+    }
+    Py_DECREF(top);
+    int r = get_imported(lz->lz_fullname, &module);
+    if (r <= 0 || !PyModule_Check(module) || !PyTuple_Check(fromlist)) {
+        Py_XDECREF(module);
+        return r < 0 ? NULL : import_module(lz, lz->lz_name, fromlist);
+    }
+    PyObject *dict = PyModule_GetDict(module), *lacking = NULL;
+    for (Py_ssize_t i = 0; r >= 0 && i < PyTuple_GET_SIZE(fromlist); i++) {
+        PyObject *name = PyTuple_GET_ITEM(fromlist, i), *value;
+        r = _PyDict_GetItemRefNoResolve(dict, name, &value);
+        if (r > 0 && PyLazyImport_CheckExact(value)
+            && LAZY(value)->lz_parent == (PyObject *)lz)
+        {
+            r = 0;  /* bound by the statement itself: "from . import x" */
+        }
+        if (r == 0) {
+            if (lacking == NULL && (lacking = PyList_New(0)) == NULL) {
+                r = -1;
+            }
+            else {
+                r = PyList_Append(lacking, name);
+            }
+        }
+        Py_XDECREF(value);
+    }
+    if (r < 0 || lacking == NULL) {
+        Py_XDECREF(lacking);
+        if (r < 0) {
+            Py_CLEAR(module);
+        }
+        return module;
+    }
+    Py_DECREF(module);
+    PyObject *names = PyList_AsTuple(lacking);
+    Py_DECREF(lacking);
+    if (names == NULL) {
+        return NULL;
+    }
+    module = import_module(lz, lz->lz_name, names);
+    Py_DECREF(names);
+    return module;
+}
+
 static PyObject *
 resolve(PyLazyImportObject *lz)
 {
     PyThreadState *tstate = _PyThreadState_GET();
     if (lz->lz_parent == NULL) {
         if (lz->lz_fromlist != Py_None) {
-            return import_module(lz, lz->lz_name, lz->lz_fromlist);
+            return import_statement_module(lz);
         }
         if (lz->lz_submodule) {
             return resolve_reference(tstate, lz);
@@ -3120,6 +3178,9 @@ runs_nothing(PyLazyImportObject *lz)
     if (is_reference((PyObject *)lz)) {
         return 0;
     }
+    if (statement->lz_fromlist != Py_None && statement->lz_value != NULL) {
+        return 1;   /* completed early: its names resolve where used */
+    }
     int r = is_loaded(statement->lz_fullname);
     if (r <= 0 || statement->lz_fromlist == Py_None) {
         return r;
@@ -3326,10 +3387,11 @@ complete_early(PyThreadState *tstate, PyObject *dict, PyObject *name,
         Py_DECREF(cause);
     }
     /* Read through the dict: it resolves, and stores the result back; a
-       statement of a list of collected ones (dict NULL) is resolved
-       itself.  The statement imports what it names ("import a.b.c" all of
-       a.b.c, see resolve()); the imports of the modules it runs stay
-       deferred, and are collected in *collected if asked for. */
+       statement of a list of collected ones (dict NULL), or of a name of a
+       from-import, is resolved itself.  The statement imports what it
+       names ("import a.b.c" all of a.b.c, see resolve()); the imports of
+       the modules it runs stay deferred, and are collected in *collected
+       if asked for. */
     _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
     PyObject *saved = ts->lazy_imports.collect;
     ts->lazy_imports.collect = NULL;
@@ -3342,8 +3404,11 @@ complete_early(PyThreadState *tstate, PyObject *dict, PyObject *name,
     }
     ts->lazy_imports.completing++;
     PyObject *res;
-    if (dict == NULL) {
-        res = _PyLazyImport_Resolve(value);
+    PyLazyImportObject *st = statement_of(lz);
+    if (dict == NULL || (st != lz && st->lz_fromlist != Py_None)) {
+        /* A name of a from-import: its statement, which runs the module
+           and leaves the names lazy (see import_statement_module()). */
+        res = _PyLazyImport_Resolve((PyObject *)st);
         r = res == NULL ? -1 : 0;
     }
     else {

@@ -513,6 +513,35 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec pkg.base", "exec pkg.sub", "1",
             "['pkg', 'pkg.base', 'pkg.sub']"])
 
+    def test_early_completion_runs_modules_not_names(self):
+        # Contract rules 50 and 51: completing "from .api import Api" early
+        # runs pkg.api's body; the name stays deferred, so the module that
+        # pkg.api itself takes Api from runs where Api is first used
+        # (requests_toolbelt's re-exports pulled in requests.adapters and
+        # urllib3 for "poetry check").
+        files = {
+            "pkg/__init__.py": """\
+                from .api import Api
+                from .sub import Sub
+                """,
+            "pkg/api.py": "print('exec', __name__)\nfrom .impl import Api\n",
+            "pkg/impl.py": "print('exec', __name__)\nclass Api: pass\n",
+            "pkg/sub.py": "print('exec', __name__)\nSub = 1\n",
+            "main.py": script("""\
+                from pkg import sub
+                print(sub.Sub)
+                import pkg
+                print(pkg.Api.__module__)
+                """, "pkg"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec pkg.api", "exec pkg.impl", "exec pkg.sub", "1", "pkg.impl",
+            "['pkg', 'pkg.api', 'pkg.impl', 'pkg.sub']"])
+        self.assert_lines(results[LAZY], [
+            "exec pkg.api", "exec pkg.sub", "1", "exec pkg.impl", "pkg.impl",
+            "['pkg', 'pkg.api', 'pkg.impl', 'pkg.sub']"])
+
 
 @requires_subprocess()
 class TryImportErrorTests(LazyImportsTestCase):
