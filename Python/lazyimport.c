@@ -3575,8 +3575,8 @@ is_stdlib_container(PyTypeObject *tp)
    container of weakref or collections (hypothesis's WeakValueDictionary
    of strategies; a table of constants is not empty), or an instance
    of a class of the importer's own top-level
-   package 'top' that customizes attribute access (SymPy's S, which
-   installs what its modules register)?  Not a module, class, function,
+   package 'top' that answers missing attributes with __getattr__
+   (SymPy's S, which installs what its modules register)?  Not a module, class, function,
    typing construct or immutable value.  Returns 1, 0, or -1 with an
    exception set. */
 static int
@@ -3599,8 +3599,12 @@ is_shared_object(PyObject *value, PyObject *top)
         }
         return size == 0;
     }
+    /* A registry answers a miss from what was registered: its class
+       defines __getattr__ (astroid's Uninferable, whose
+       __getattribute__ answers everything with itself, is no registry). */
     if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)
-        || tp->tp_getattro == PyObject_GenericGetAttr)
+        || tp->tp_getattro == PyObject_GenericGetAttr
+        || _PyType_Lookup(tp, &_Py_ID(__getattr__)) == NULL)
     {
         return 0;
     }

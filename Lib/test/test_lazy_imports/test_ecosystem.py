@@ -460,6 +460,67 @@ class PackageIdiomTests(LazyImportsTestCase):
             with self.subTest(lazy=lazy):
                 self.assert_lines(result, ["exec hy.st.core", "['a']"])
 
+    def test_registry_object_answers_misses_with_getattr(self):
+        # Contract rules 50 and 52: SymPy's S answers a missing name from
+        # what earlier imports registered (__getattr__), so reading it
+        # completes them; astroid's Uninferable answers every name with
+        # itself (__getattribute__), which no earlier import can change.
+        files = {
+            "sy/__init__.py": "",
+            "sy/core.py": """\
+                class Registry:
+                    def __getattr__(self, name):
+                        raise AttributeError(name)
+                S = Registry()
+                def register(cls):
+                    setattr(S, cls.__name__, cls)
+                    return cls
+                class _Unknown:
+                    def __getattribute__(self, name):
+                        return self
+                Unknown = _Unknown()
+                """,
+            "sy/numbers.py": """\
+                print("exec", __name__)
+                from sy.core import register
+                @register
+                class One: pass
+                """,
+            "sy/heavy.py": "print('exec', __name__)\nH = 1\n",
+            "sy/guess.py": """\
+                from sy.heavy import H
+                from sy.core import Unknown
+                print(Unknown.anything is Unknown)
+                """,
+            "sy/app.py": """\
+                from sy.numbers import One
+                from sy.heavy import H
+                from sy.core import S
+                print(S.One.__name__)
+                """,
+            "main.py": script("""\
+                import sy.guess
+                sy.guess.__name__
+                import sys
+                print(sorted(n for n in sys.modules if n.startswith('sy.')))
+                import sy.app
+                sy.app.__name__
+                """, "sy"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec sy.heavy", "True", "['sy.core', 'sy.guess', 'sy.heavy']",
+            "exec sy.numbers", "One",
+            "['sy', 'sy.app', 'sy.core', 'sy.guess', 'sy.heavy', "
+            "'sy.numbers']"])
+        # Reading Unknown completes nothing; reading S completes what comes
+        # before it in sy.app.
+        self.assert_lines(results[LAZY], [
+            "True", "['sy.core', 'sy.guess']",
+            "exec sy.numbers", "exec sy.heavy", "One",
+            "['sy', 'sy.app', 'sy.core', 'sy.guess', 'sy.heavy', "
+            "'sy.numbers']"])
+
     def test_package_imports_complete_before_its_submodule(self):
         # Contract rules 50 and 51: eagerly a package's body has run the
         # imports before the one of its submodule sub (twisted.logger's
