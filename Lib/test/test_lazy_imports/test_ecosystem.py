@@ -669,6 +669,33 @@ class TryImportErrorTests(LazyImportsTestCase):
                      "'pkg._extra']"],
             roots=("pkg", "dep"))
 
+    def test_present_c_module_of_the_stdlib_stays_deferred(self):
+        # Contract rule 54: a C module of the standard library that is
+        # there (shutil's "import bz2" imports _bz2) raises no ImportError
+        # when imported, so it stays deferred; one that None in
+        # sys.modules blocks raises, as eagerly.
+        files = {"pkg/__init__.py": self.OPTIONAL.format(handler="ImportError"),
+                 "pkg/_extra.py": "import array\nfrom array import array\n"}
+        for blocked in (False, True):
+            with self.subTest(blocked=blocked):
+                code = script(f"""\
+                    import sys
+                    if {blocked}:
+                        sys.modules['array'] = None
+                    import pkg
+                    print(pkg.HAS_EXTRA)
+                    """, "pkg", "array")
+                results = self.run_both(files, code)
+                if blocked:
+                    for lazy in MODES:
+                        self.assert_printed(results[lazy],
+                                            ["False", "['array', 'pkg']"])
+                else:
+                    self.assert_printed(results[EAGER], [
+                        "True", "['array', 'pkg', 'pkg._extra']"])
+                    self.assert_printed(results[LAZY], [
+                        "True", "['pkg', 'pkg._extra']"])
+
     def test_try_without_an_import_handler_keeps_deferral(self):
         # Contract rules 9 and 54: the try's own import is eager, the
         # imports of the module it imports stay deferred.
