@@ -26,6 +26,7 @@
 #include "pycore_moduleobject.h"  // _PyModuleSpec_IsInitializing()
 #include "pycore_pyerrors.h"      // _PyErr_Occurred()
 #include "pycore_pystate.h"       // _PyInterpreterState_GET()
+#include "pycore_setobject.h"     // _PySet_NextEntry()
 #include "pycore_traceback.h"     // _PyTraceback_Add()
 #include "pycore_tstate.h"        // _PyThreadStateImpl
 #include "pycore_unicodeobject.h" // _PyUnicode_FastCopyCharacters()
@@ -87,6 +88,7 @@ static int complete_for_shared_object(PyThreadState *tstate,
                                       PyObject *dict, PyObject *fullname,
                                       PyObject *name, PyObject *value);
 static inline int is_from_name(PyObject *item);
+static int needed_by(PyLazyImportObject *st, PyObject *only);
 /* Defined with resolution below. */
 static PyObject *eager_key(PyLazyImportObject *lz);
 static int current_origin(PyThreadState *tstate, PyObject *globals,
@@ -3290,12 +3292,13 @@ runs_nothing(PyLazyImportObject *lz)
    completed first among those it had completed by now (see
    completed_by_now()), if it comes before *best_key: then replace
    *best_key, *best_name and *best_dict (new references).  'modname' is
-   the name of the module of 'dict' (used by CANDIDATE_OWN_INSIDE).
-   Returns 0, or -1 with an exception set. */
+   the name of the module of 'dict' and 'only', if not NULL, the set of
+   modules a candidate must import (both used by CANDIDATE_OWN_INSIDE, see
+   needed_by()).  Returns 0, or -1 with an exception set. */
 static int
 earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
-            int kind, PyObject **best_key, PyObject **best_name,
-            PyObject **best_dict)
+            int kind, PyObject *only, PyObject **best_key,
+            PyObject **best_name, PyObject **best_dict)
 {
     Py_ssize_t pos = 0;
     PyObject *name, *value;
@@ -3318,6 +3321,15 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
             PyObject *target = statement_of(lz)->lz_fullname;
             if (target == NULL || !is_inside(target, modname)) {
                 continue;
+            }
+            if (only != NULL) {
+                int r = needed_by(statement_of(lz), only);
+                if (r < 0) {
+                    return -1;
+                }
+                if (!r) {
+                    continue;
+                }
             }
         }
         if (kind != CANDIDATE_SUBMODULE) {
@@ -3365,7 +3377,7 @@ earliest_in_package(PyThreadState *tstate, PyObject *dict, PyObject *modname,
         return 0;   /* a package nested deeper than any real one */
     }
     if (_PyDict_MayHoldLazyImports(dict)
-        && earliest_in(tstate, dict, modname, CANDIDATE_SUBMODULE,
+        && earliest_in(tstate, dict, modname, CANDIDATE_SUBMODULE, NULL,
                        best_key, best_name, best_dict) < 0)
     {
         return -1;
@@ -3551,14 +3563,15 @@ complete_descendants(PyThreadState *tstate, PyObject *statements,
 static int
 catch_up(PyThreadState *tstate, PyObject *dict, PyObject *modname,
          PyObject *attr, int kind, PyObject *until_in, PyObject *until,
-         const char *why, int deep, PyObject *limit)
+         const char *why, int deep, PyObject *limit, PyObject *only)
 {
     int checked = (kind != CANDIDATE_SUBMODULE);
     for (;;) {
         /* Only what comes before 'limit', if given, in eager order. */
         PyObject *key = Py_XNewRef(limit), *name = NULL, *in = NULL;
         int r = (kind != CANDIDATE_SUBMODULE)
-            ? earliest_in(tstate, dict, modname, kind, &key, &name, &in)
+            ? earliest_in(tstate, dict, modname, kind, only, &key, &name,
+                          &in)
             : earliest_in_package(tstate, dict, modname, 0, &key, &name,
                                   &in);
         Py_XDECREF(key);
@@ -3643,12 +3656,11 @@ is_stdlib_container(PyTypeObject *tp)
 /* Is 'value' an object that the modules of a package may fill as they
    are imported, a registry: a dict, list or set still empty, or such a
    container of weakref or collections (hypothesis's WeakValueDictionary
-   of strategies; a table of constants is not empty), or an instance
-   of a class of the importer's own top-level
-   package 'top' that answers missing attributes with __getattr__
-   (SymPy's S, which installs what its modules register)?  Not a module, class, function,
-   typing construct or immutable value.  Returns 1, 0, or -1 with an
-   exception set. */
+   of strategies; a table of constants is not empty), or an instance of
+   a class of the importer's own top-level package 'top' that answers
+   missing attributes with __getattr__ (SymPy's S, which installs what its
+   modules register)?  Not a module, class, function, typing construct or
+   immutable value.  Returns 1, 0, or -1 with an exception set. */
 static int
 is_shared_object(PyObject *value, PyObject *top)
 {
@@ -3737,8 +3749,8 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
     Py_INCREF(name);
     while (r > 0) {
         PyObject *key = NULL, *found = NULL, *in = NULL;
-        r = earliest_in(tstate, dict, NULL, CANDIDATE_OWN, &key, &found,
-                        &in);
+        r = earliest_in(tstate, dict, NULL, CANDIDATE_OWN, NULL, &key,
+                        &found, &in);
         Py_XDECREF(key);
         if (r == 0 && found != NULL) {
             r = complete_early(tstate, in, found,
@@ -3834,6 +3846,362 @@ naming_statement(PyThreadState *tstate, PyObject *dict, PyObject *modname,
     return *key != NULL;
 }
 
+/* Does the statement 'st' of a package import one of the modules of the
+   set 'only' (see imports_of()), or a package one of them is inside?
+   Returns 1, 0, or -1 with an exception set. */
+static int
+needed_by(PyLazyImportObject *st, PyObject *only)
+{
+    PyObject *target = st->lz_fullname;
+    Py_ssize_t pos = 0;
+    Py_hash_t hash;
+    PyObject *item;
+    while (_PySet_NextEntry(only, &pos, &item, &hash)) {
+        if (is_inside(item, target)) {
+            return 1;
+        }
+    }
+    if (st->lz_fromlist == Py_None || !PyTuple_Check(st->lz_fromlist)) {
+        return 0;
+    }
+    /* "from . import a": the submodules it names. */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->lz_fromlist); i++) {
+        PyObject *name = dotted(target, PyTuple_GET_ITEM(st->lz_fromlist, i));
+        if (name == NULL) {
+            return -1;
+        }
+        pos = 0;
+        int r = 0;
+        while (!r && _PySet_NextEntry(only, &pos, &item, &hash)) {
+            r = is_inside(item, name);
+        }
+        Py_DECREF(name);
+        if (r) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Add to the set 'only' the absolute names of the modules that the import
+   statements of 'co', and of the code nested in it, import ("from m import
+   a" adds m and m.a), the module being 'modname', a submodule of the
+   package 'package' whose namespace is 'pdict'.  A name that "from package
+   import x" takes from the package adds the module of the package's own
+   statement that binds x.  Sets *all and stops on a statement of the
+   module's body that may read any attribute of the package ("import
+   package", "from package import *").  Returns 0, or -1 with an exception
+   set. */
+static int
+add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
+               PyObject *pdict, PyObject *only, int *all, int depth)
+{
+    PyObject *bytecode = PyCode_GetCode(co);    /* deoptimized */
+    if (bytecode == NULL) {
+        return -1;
+    }
+    const _Py_CODEUNIT *instr = (const _Py_CODEUNIT *)PyBytes_AS_STRING(
+        bytecode);
+    Py_ssize_t n = PyBytes_GET_SIZE(bytecode) / (Py_ssize_t)sizeof(
+        _Py_CODEUNIT);
+    Py_ssize_t nconsts = PyTuple_GET_SIZE(co->co_consts);
+    Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names);
+    int oparg = 0, prev_const = -1, last_const = -1, r = 0;
+    for (Py_ssize_t i = 0; i < n && !*all && r == 0; i++) {
+        int op = instr[i].op.code;
+        oparg = (oparg << 8) | instr[i].op.arg;
+        if (op == EXTENDED_ARG || op == CACHE) {
+            continue;
+        }
+        if (op == LOAD_CONST) {
+            prev_const = last_const;
+            last_const = oparg;
+            oparg = 0;
+            continue;
+        }
+        int is_import = (op == IMPORT_NAME || op == IMPORT_NAME_LAZY
+                         || op == IMPORT_NAME_GUARDED);
+        int index = oparg;
+        oparg = 0;
+        if (!is_import || index >= nnames || prev_const < 0
+            || prev_const >= nconsts || last_const >= nconsts)
+        {
+            prev_const = last_const = -1;
+            continue;
+        }
+        PyObject *levelobj = PyTuple_GET_ITEM(co->co_consts, prev_const);
+        PyObject *fromlist = PyTuple_GET_ITEM(co->co_consts, last_const);
+        PyObject *name = PyTuple_GET_ITEM(co->co_names, index);
+        prev_const = last_const = -1;
+        int level = PyLong_Check(levelobj) ? PyLong_AsInt(levelobj) : -1;
+        if (level < 0) {
+            r = PyErr_Occurred() ? -1 : 0;
+            *all = 1;       /* not what the compiler writes */
+            break;
+        }
+        /* The absolute name, as __import__ makes it for modname, which is
+           not a package (the caller checks). */
+        PyObject *mod;
+        if (level == 0) {
+            mod = Py_NewRef(name);
+        }
+        else {
+            Py_ssize_t end = PyUnicode_GET_LENGTH(modname);
+            for (int k = 0; k < level && end > 0; k++) {
+                end = PyUnicode_FindChar(modname, '.', 0, end, -1);
+            }
+            if (end <= 0) {
+                continue;   /* raises when run */
+            }
+            PyObject *base = PyUnicode_Substring(modname, 0, end);
+            mod = base == NULL ? NULL
+                  : PyUnicode_GET_LENGTH(name) ? dotted(base, name)
+                  : Py_NewRef(base);
+            Py_XDECREF(base);
+            if (mod == NULL) {
+                r = -1;
+                break;
+            }
+        }
+        r = PySet_Add(only, mod);
+        /* The body binding the package itself ("import P", "from p import
+           P", for P or a package it is inside) may read any of its
+           attributes; code nested in functions runs later. */
+        if (r == 0 && depth == 0 && !PyTuple_Check(fromlist)
+            && is_inside(package, mod))
+        {
+            *all = 1;
+        }
+        for (Py_ssize_t k = 0; r == 0 && !*all && PyTuple_Check(fromlist)
+                               && k < PyTuple_GET_SIZE(fromlist); k++)
+        {
+            PyObject *item = PyTuple_GET_ITEM(fromlist, k), *value;
+            if (!PyUnicode_Check(item)
+                || _PyUnicode_EqualToASCIIString(item, "*"))
+            {
+                *all = PyUnicode_Compare(mod, package) == 0;
+                continue;
+            }
+            PyObject *sub = dotted(mod, item);
+            r = sub == NULL ? -1 : PySet_Add(only, sub);
+            if (r == 0 && depth == 0 && is_inside(package, sub)) {
+                *all = 1;
+            }
+            Py_XDECREF(sub);
+            if (r == 0 && PyUnicode_Compare(mod, package) == 0) {
+                r = _PyDict_GetItemRefNoResolve(pdict, item, &value);
+                if (r > 0) {
+                    if (PyLazyImport_CheckExact(value)
+                        && statement_of(LAZY(value))->lz_fullname != NULL)
+                    {
+                        r = PySet_Add(
+                            only, statement_of(LAZY(value))->lz_fullname);
+                    }
+                    else {
+                        r = 0;
+                    }
+                    Py_DECREF(value);
+                }
+            }
+        }
+        Py_DECREF(mod);
+    }
+    Py_DECREF(bytecode);
+    if (r < 0) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nconsts && !*all && depth < 100; i++) {
+        PyObject *item = PyTuple_GET_ITEM(co->co_consts, i);
+        if (PyCode_Check(item)
+            && add_imports_of((PyCodeObject *)item, modname, package, pdict,
+                              only, all, depth + 1) < 0)
+        {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Add to 'only' the imports of the code of 'name', a module of the
+   package 'package' (namespace 'pdict', __path__ 'path'), read before it
+   runs (see add_imports_of()).  Sets *all when the code cannot tell: a
+   subpackage (its body imports its own modules), an extension module, a
+   loader without get_code().  Returns 0, or -1 with an exception set. */
+static int
+add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
+                      PyObject *package, PyObject *pdict, PyObject *only,
+                      int *all)
+{
+    PyObject *spec, *sub = NULL, *loader = NULL, *code = NULL;
+    spec = PyObject_CallMethod(tstate->interp->imports.importlib,
+                               "_find_spec", "OO", name, path);
+    int r = spec == NULL ? -1 : spec != Py_None;
+    if (r > 0) {
+        r = PyObject_GetOptionalAttrString(
+            spec, "submodule_search_locations", &sub);
+    }
+    if (r >= 0 && spec != Py_None) {
+        r = sub == Py_None
+            ? PyObject_GetOptionalAttrString(spec, "loader", &loader) : 0;
+        if (r > 0 && loader != Py_None) {
+            r = PyObject_GetOptionalAttrString(loader, "get_code", &code);
+            if (r > 0) {
+                Py_SETREF(code, PyObject_CallOneArg(code, name));
+                r = code == NULL ? -1 : PyCode_Check(code);
+            }
+        }
+        if (r > 0) {
+            r = add_imports_of((PyCodeObject *)code, name, package, pdict,
+                               only, all, 0);
+        }
+        else if (r == 0) {
+            *all = 1;
+        }
+    }
+    Py_XDECREF(code);
+    Py_XDECREF(loader);
+    Py_XDECREF(sub);
+    Py_XDECREF(spec);
+    return r < 0 ? -1 : 0;
+}
+
+/* Set *found to a new reference to the first module that the statement
+   'st' of the package 'package' imports, among those 'only' needs (see
+   needed_by()) and not in 'seen': its target, or a submodule that "from .
+   import a" names.  Returns 0, or -1 with an exception set. */
+static int
+next_needed(PyLazyImportObject *st, PyObject *package, PyObject *only,
+            PyObject *seen, PyObject **found)
+{
+    *found = NULL;
+    PyObject *target = st->lz_fullname;
+    Py_ssize_t n = PyTuple_Check(st->lz_fromlist)
+                   && _PyUnicode_Equal(target, package)
+                   ? PyTuple_GET_SIZE(st->lz_fromlist) : 0;
+    for (Py_ssize_t i = -1; i < n; i++) {
+        PyObject *mod = i < 0 ? Py_NewRef(target)
+                        : dotted(target, PyTuple_GET_ITEM(st->lz_fromlist, i));
+        if (mod == NULL) {
+            return -1;
+        }
+        Py_ssize_t pos = 0;
+        Py_hash_t hash;
+        PyObject *item;
+        int r = 0;
+        while (!r && _PySet_NextEntry(only, &pos, &item, &hash)) {
+            r = is_inside(item, mod);
+        }
+        if (r) {
+            r = PySet_Contains(seen, mod);
+            if (r == 0) {
+                r = is_loaded(mod);
+            }
+            if (r == 0) {
+                *found = mod;
+                return 0;
+            }
+        }
+        Py_DECREF(mod);
+        if (r < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The modules that the submodule 'fullname' of the package named
+   'modname' (namespace 'dict') needs of the package's imports that
+   come before 'limit': those its code imports, read before it runs, and
+   in turn those that their code imports, among the package's modules.
+   Set *only to a new set of their names, or to NULL when the code cannot
+   tell (see add_imports_of_module(); a statement that may read any
+   attribute of the package).  Eagerly the package's earlier imports ran
+   before the submodule; the modules its body can reach are those it
+   imports, and circular imports among them depend on that order.
+   Returns 0, or -1 with an exception set (one not derived from Exception:
+   the others leave *only NULL). */
+static int
+imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
+           PyObject *fullname, PyObject *limit, PyObject **only)
+{
+    PyObject *path = NULL, *seen = NULL;
+    int all = 0;
+    int r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__path__), &path);
+    if (r > 0 && !PyLazyImport_CheckExact(path)) {
+        r = ((*only = PySet_New(NULL)) == NULL
+             || (seen = PySet_New(NULL)) == NULL
+             || PySet_Add(seen, fullname) < 0) ? -1 : 0;
+    }
+    else {
+        r = r < 0 ? -1 : 0;
+        all = 1;
+    }
+    if (r == 0 && !all) {
+        r = add_imports_of_module(tstate, fullname, path, modname, dict,
+                                  *only, &all);
+    }
+    /* The package's earlier statements that import what is needed: what
+       their modules import is needed too, until nothing is added. */
+    for (int changed = 1; r == 0 && changed && !all;) {
+        changed = 0;
+        Py_ssize_t pos = 0;
+        PyObject *name, *value, *mods = PyList_New(0);
+        if (mods == NULL) {
+            r = -1;
+            break;
+        }
+        /* Collected first: reading a module's code runs code. */
+        while (r == 0 && _PyDict_Next(dict, &pos, &name, &value, NULL)) {
+            if (!PyLazyImport_CheckExact(value)) {
+                continue;
+            }
+            PyLazyImportObject *st = statement_of(LAZY(value));
+            if (st->lz_globals != dict || st->lz_fullname == NULL
+                || !is_inside(st->lz_fullname, modname))
+            {
+                continue;
+            }
+            PyObject *key = eager_key(st), *mod = NULL;
+            r = key == NULL ? -1 : key_precedes(key, limit);
+            Py_XDECREF(key);
+            if (r > 0) {
+                r = next_needed(st, modname, *only, seen, &mod);
+            }
+            if (r >= 0 && mod != NULL) {
+                r = (PySet_Add(seen, mod) < 0
+                     || PyList_Append(mods, mod) < 0) ? -1 : 0;
+            }
+            Py_XDECREF(mod);
+            r = r < 0 ? -1 : 0;
+        }
+        for (Py_ssize_t i = 0;
+             r == 0 && !all && i < PyList_GET_SIZE(mods); i++)
+        {
+            PyObject *mod = PyList_GET_ITEM(mods, i);
+            /* Only the package's own modules have their code read here. */
+            Py_ssize_t plen = PyUnicode_GET_LENGTH(modname);
+            if (find_dot(mod, plen + 1, PyUnicode_GET_LENGTH(mod)) >= 0) {
+                all = 1;
+                break;
+            }
+            r = add_imports_of_module(tstate, mod, path, modname, dict,
+                                      *only, &all);
+            changed = 1;
+        }
+        Py_DECREF(mods);
+    }
+    Py_XDECREF(seen);
+    Py_XDECREF(path);
+    if (r < 0 || all) {
+        Py_CLEAR(*only);
+    }
+    if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
+        _PyErr_Clear(tstate);   /* the import itself will tell */
+        r = 0;
+    }
+    return r < 0 ? -1 : 0;
+}
+
 int
 _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
 {
@@ -3864,13 +4232,27 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     }
     PyObject *modules = Py_NewRef(interp->imports.modules);
     Py_INCREF(dict);
-    PyObject *limit = NULL;
+    PyObject *limit = NULL, *only = NULL;
     r = naming_statement(tstate, dict, modname, fullname, &limit);
     if (r > 0) {
-        r = catch_up(tstate, dict, modname, fullname, CANDIDATE_OWN_INSIDE,
-                     modules, fullname, "module %R imports its submodule %R",
-                     0, limit);
+        /* Any candidate at all?  Then which the submodule needs. */
+        PyObject *key = Py_NewRef(limit), *name = NULL, *in = NULL;
+        r = earliest_in(tstate, dict, modname, CANDIDATE_OWN_INSIDE, NULL,
+                        &key, &name, &in);
+        if (r == 0 && name != NULL) {
+            r = imports_of(tstate, modname, dict, fullname, limit, &only);
+        }
+        Py_XDECREF(key);
+        Py_XDECREF(name);
+        Py_XDECREF(in);
+        if (r == 0 && name != NULL) {
+            r = catch_up(tstate, dict, modname, fullname,
+                         CANDIDATE_OWN_INSIDE, modules, fullname,
+                         "module %R imports its submodule %R", 0, limit,
+                         only);
+        }
     }
+    Py_XDECREF(only);
     Py_XDECREF(limit);
     Py_DECREF(dict);
     Py_DECREF(modules);
@@ -3948,14 +4330,14 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
     r = 0;
     if (_PyDict_MayHoldLazyImports(dict)) {
         r = catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict, attr,
-                     why, 1, NULL);
+                     why, 1, NULL, NULL);
     }
     if (r == 0) {
         /* A package: its submodules' imports may explain a submodule. */
         r = PyDict_Contains(dict, &_Py_ID(__path__));
         if (r > 0) {
             r = catch_up(tstate, dict, modname, attr, CANDIDATE_SUBMODULE,
-                         dict, attr, why, 1, NULL);
+                         dict, attr, why, 1, NULL, NULL);
         }
     }
     Py_DECREF(dict);

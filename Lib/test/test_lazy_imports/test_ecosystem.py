@@ -423,12 +423,10 @@ class PackageIdiomTests(LazyImportsTestCase):
         self.assert_lines(results[EAGER], [
             "exec hy.st.later", "['a', 'b']",
             "['hy', 'hy.st', 'hy.st.core', 'hy.st.later', 'hy.st.utils']"])
-        # Importing hy.st.utils, named by the package, completes the
-        # package's imports before it (core, which fills the registry,
-        # and imports utils itself); an empty registry would complete the
-        # others.  hy.st.later, which nothing needs, stays deferred.
-        self.assert_lines(results[LAZY], [
-            "['a', 'b']", "['hy', 'hy.st', 'hy.st.core', 'hy.st.utils']"])
+        # hy.st.utils imports neither core nor later, so importing it
+        # completes neither; reading the empty registry completes the
+        # package's imports before it, in eager order.
+        self.assert_lines(results[LAZY], results[EAGER].lines)
 
     def test_empty_registry_read_completes_earlier_imports(self):
         # Contract rules 50 and 52: the registry's module is imported
@@ -525,28 +523,85 @@ class PackageIdiomTests(LazyImportsTestCase):
         # Contract rules 50 and 51: eagerly a package's body has run the
         # imports before the one of its submodule sub (twisted.logger's
         # submodules rely on that order); importing pkg.sub from elsewhere
-        # first completes those, and not those after it.
+        # first completes those of them that sub's code imports, and not
+        # the others, nor those after it.
         files = {
             "pkg/__init__.py": """\
                 from pkg.base import Base
+                from pkg.other import Other
                 from pkg.sub import Sub
                 from pkg.after import After
                 """,
             "pkg/base.py": "print('exec', __name__)\nclass Base: pass\n",
+            "pkg/other.py": "print('exec', __name__)\nclass Other: pass\n",
             "pkg/after.py": "print('exec', __name__)\nclass After: pass\n",
             "pkg/sub.py": """\
                 print('exec', __name__)
                 import sys
                 print('pkg.base' in sys.modules)
+                def later():
+                    from pkg.base import Base
                 Sub = 1
                 """,
             "main.py": "from pkg import sub\nsub.__name__\n",
         }
         results = self.run_both(files)
-        self.assert_lines(results[EAGER], ["exec pkg.base", "exec pkg.sub",
-                                           "True", "exec pkg.after"])
+        self.assert_lines(results[EAGER], ["exec pkg.base", "exec pkg.other",
+                                           "exec pkg.sub", "True",
+                                           "exec pkg.after"])
         self.assert_lines(results[LAZY], ["exec pkg.base", "exec pkg.sub",
                                           "True"])
+
+    def test_circular_imports_of_a_package_keep_their_order(self):
+        # Contract rules 50 and 51: twisted.logger.  Eagerly _logger runs
+        # first and its Logger() imports _global whole; entered at
+        # _global (from outside, by a name of the package), the cycle
+        # _global -> _observer -> _logger -> _global would meet _global
+        # half done.  _global's code imports _observer, whose code imports
+        # _logger: both complete first, in eager order.
+        files = {
+            "log/__init__.py": """\
+                from log._logger import Logger
+                from log._unrelated import Unrelated
+                from log._observer import Publisher
+                from log._global import publisher
+                """,
+            "log/_logger.py": """\
+                print("exec", __name__)
+                class Logger:
+                    def __init__(self):
+                        from log._global import publisher
+                        self.publisher = publisher
+                _log = Logger()
+                """,
+            "log/_unrelated.py": "print('exec', __name__)\nUnrelated = 1\n",
+            "log/_observer.py": """\
+                print("exec", __name__)
+                from log._logger import Logger
+                class Publisher:
+                    def __init__(self):
+                        self.logger = Logger
+                """,
+            "log/_global.py": """\
+                print("exec", __name__)
+                from log._observer import Publisher
+                publisher = Publisher()
+                """,
+            "main.py": script("""\
+                from log import publisher
+                print(type(publisher).__name__)
+                """, "log"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec log._logger", "exec log._global", "exec log._observer",
+            "exec log._unrelated", "Publisher",
+            "['log', 'log._global', 'log._logger', 'log._observer', "
+            "'log._unrelated']"])
+        self.assert_lines(results[LAZY], [
+            "exec log._logger", "exec log._global", "exec log._observer",
+            "Publisher",
+            "['log', 'log._global', 'log._logger', 'log._observer']"])
 
     def test_package_order_keeps_other_imports_deferred(self):
         # Contract rule 51: the order kept is among the package's own
@@ -587,7 +642,12 @@ class PackageIdiomTests(LazyImportsTestCase):
                 """,
             "pkg/api.py": "print('exec', __name__)\nfrom .impl import Api\n",
             "pkg/impl.py": "print('exec', __name__)\nclass Api: pass\n",
-            "pkg/sub.py": "print('exec', __name__)\nSub = 1\n",
+            "pkg/sub.py": """\
+                print('exec', __name__)
+                from . import api
+                def reads(): return api
+                Sub = 1
+                """,
             "main.py": script("""\
                 from pkg import sub
                 print(sub.Sub)
@@ -674,7 +734,8 @@ class TryImportErrorTests(LazyImportsTestCase):
         # there (shutil's "import bz2" imports _bz2) raises no ImportError
         # when imported, so it stays deferred; one that None in
         # sys.modules blocks raises, as eagerly.
-        files = {"pkg/__init__.py": self.OPTIONAL.format(handler="ImportError"),
+        files = {"pkg/__init__.py":
+                     self.OPTIONAL.format(handler="ImportError"),
                  "pkg/_extra.py": "import array\nfrom array import array\n"}
         for blocked in (False, True):
             with self.subTest(blocked=blocked):
