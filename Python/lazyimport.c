@@ -3288,6 +3288,51 @@ runs_nothing(PyLazyImportObject *lz)
    which _PyLazyImport_CompletePackage() keeps. */
 #define CANDIDATE_OWN_INSIDE 3
 
+/* Is 'name' (a str) a module of the standard library, or inside one?
+   Returns 1, 0, or -1 with an exception set. */
+static int
+is_stdlib_module(PyObject *name)
+{
+    PyObject *names = PySys_GetObject("stdlib_module_names");   /* borrowed */
+    if (names == NULL || !PyAnySet_Check(names) || !PyUnicode_Check(name)) {
+        return 0;
+    }
+    Py_ssize_t dot = find_dot(name, 0, PyUnicode_GET_LENGTH(name));
+    if (dot < 0) {
+        return PySet_Contains(names, name);
+    }
+    PyObject *top = PyUnicode_Substring(name, 0, dot);
+    int r = top == NULL ? -1 : PySet_Contains(names, top);
+    Py_XDECREF(top);
+    return r;
+}
+
+/* Can the deferred statement 'st' explain a missing attribute of a
+   module (see catch_up()), outside the standard library if 'outside'?  A
+   module of the standard library fills no namespace of a module outside
+   it as it is imported, so its import explains nothing there.  Returns
+   1, 0, or -1 with an exception set. */
+static int
+can_explain(PyLazyImportObject *st, int outside)
+{
+    if (!outside || st->lz_fullname == NULL) {
+        return 1;
+    }
+    int r = is_stdlib_module(st->lz_fullname);
+    return r < 0 ? -1 : !r;
+}
+
+/* Is 'modname' outside the standard library (see can_explain())? */
+static int
+is_outside_stdlib(PyObject *modname)
+{
+    if (modname == NULL) {
+        return 0;
+    }
+    int r = is_stdlib_module(modname);
+    return r < 0 ? -1 : !r;
+}
+
 /* Find, in 'dict', the lazy import of kind 'kind' that eager execution
    completed first among those it had completed by now (see
    completed_by_now()), if it comes before *best_key: then replace
@@ -3302,6 +3347,10 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
 {
     Py_ssize_t pos = 0;
     PyObject *name, *value;
+    int outside = kind == CANDIDATE_OWN ? is_outside_stdlib(modname) : 0;
+    if (outside < 0) {
+        return -1;
+    }
     /* Nothing that runs code is called while walking (eager_key() and
        completed_by_now() only allocate). */
     while (_PyDict_Next(dict, &pos, &name, &value, NULL)) {
@@ -3334,6 +3383,10 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
         }
         if (kind != CANDIDATE_SUBMODULE) {
             int r = runs_nothing(lz);
+            if (r == 0 && outside) {
+                r = can_explain(statement_of(lz), outside);
+                r = r < 0 ? -1 : !r;
+            }
             if (r < 0) {
                 return -1;
             }
@@ -3513,7 +3566,8 @@ complete_descendants(PyThreadState *tstate, PyObject *statements,
                      const char *why, PyObject *modname, PyObject *attr,
                      PyObject *until_in, PyObject *until, int depth)
 {
-    int r = 0;
+    int outside = is_outside_stdlib(modname);
+    int r = outside < 0 ? -1 : 0;
     for (Py_ssize_t i = 0;
          r == 0 && depth < 200 && i < PyList_GET_SIZE(statements); i++)
     {
@@ -3522,6 +3576,11 @@ complete_descendants(PyThreadState *tstate, PyObject *statements,
         if (is_resolving(tstate, statement)
             || LAZY(statement)->lz_value != NULL)
         {
+            continue;
+        }
+        r = can_explain(LAZY(statement), outside);
+        if (r <= 0) {
+            r = r < 0 ? -1 : 0;
             continue;
         }
         r = runs_nothing(LAZY(statement));

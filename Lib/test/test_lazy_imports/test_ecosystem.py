@@ -164,6 +164,25 @@ class MissedAttributeTests(LazyImportsTestCase):
         self.assert_lines(results[LAZY], ["exec pkg.a", "default",
                                           "False False", "False False"])
 
+    def test_stdlib_imports_explain_no_miss(self):
+        # Contract rule 51: a module of the standard library fills no
+        # namespace outside it, so a miss in a module outside it (the
+        # pytest_plugins that pluggy asks each plugin for) completes its
+        # other imports only.
+        files = {
+            "plugin.py": "import csv\nimport helper\n",
+            "helper.py": "print('exec', __name__)\n",
+            "main.py": """\
+                import sys
+                import plugin
+                print(getattr(plugin, "pytest_plugins", []))
+                print("csv" in sys.modules)
+                """,
+        }
+        results = {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
+        self.assert_lines(results[EAGER], ["exec helper", "[]", "True"])
+        self.assert_lines(results[LAZY], ["exec helper", "[]", "False"])
+
     def test_statements_after_the_one_being_resolved(self):
         # Contract rules 50 and 51: while "from pkg import one" is being
         # resolved, a miss on pkg does not complete pkg's later statements:
