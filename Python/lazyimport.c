@@ -524,10 +524,66 @@ lazy_is_listed(PyObject *key, PyObject *globals, PyObject *fullname)
     return r;
 }
 
+/* Add to the set 'names' the names that the str 's' reads if it is an
+   annotation made a string (PEP 563, or written so): "m.Cls",
+   "list[m.Cls] | None".  Only such short expressions count, not prose (a
+   docstring that mentions "events.x").  Returns 0, or -1 with an
+   exception set. */
+static int
+add_annotation_names(PyObject *names, PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (n > 200 || PyUnicode_FindChar(s, '.', 0, n, 1) < 0) {
+        return 0;
+    }
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    Py_UCS4 last = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == ' ') {
+            /* "a, b", "a | b" */
+            Py_UCS4 next = i + 1 < n ? PyUnicode_READ(kind, data, i + 1) : 0;
+            if (last != ',' && last != '|' && next != '|') {
+                return 0;
+            }
+            continue;
+        }
+        if (!(Py_UNICODE_ISALNUM(c) || c == '_' || c == '.' || c == ','
+              || c == '|' || c == '[' || c == ']'))
+        {
+            return 0;
+        }
+        last = c;
+    }
+    /* Each identifier that a dot follows and none precedes. */
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_ssize_t start = i;
+        while (i < n && (Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, i))
+                         || PyUnicode_READ(kind, data, i) == '_'))
+        {
+            i++;
+        }
+        if (i > start && i < n && PyUnicode_READ(kind, data, i) == '.'
+            && (start == 0 || PyUnicode_READ(kind, data, start - 1) != '.'))
+        {
+            PyObject *head = PyUnicode_Substring(s, start, i);
+            int r = head == NULL ? -1 : PySet_Add(names, head);
+            Py_XDECREF(head);
+            if (r < 0) {
+                return -1;
+            }
+        }
+        i = i > start ? i : i + 1;
+    }
+    return 0;
+}
+
 /* Add to the set 'names' the names that the code object 'co', and the code
    nested in it (functions, classes, comprehensions), reads or deletes as
    globals, and its str constants (the names of __all__, getattr(module,
-   "name")) other than the fromlists of its imports.  Returns 0, or -1 with
+   "name"), and those string annotations read) other than the fromlists of
+   its imports.  Returns 0, or -1 with
    an exception set. */
 static int
 add_read_names(PyCodeObject *co, PyObject *names, int depth)
@@ -595,11 +651,19 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
         }
         if (PyUnicode_Check(item)) {
             r = PySet_Add(names, item);
+            if (r == 0) {
+                r = add_annotation_names(names, item);
+            }
         }
         else if (PyTuple_Check(item)) {
             for (Py_ssize_t k = 0; r == 0 && k < PyTuple_GET_SIZE(item); k++) {
                 PyObject *sub = PyTuple_GET_ITEM(item, k);
-                r = PyUnicode_Check(sub) ? PySet_Add(names, sub) : 0;
+                if (PyUnicode_Check(sub)) {
+                    r = PySet_Add(names, sub);
+                    if (r == 0) {
+                        r = add_annotation_names(names, sub);
+                    }
+                }
             }
         }
         else if (PyCode_Check(item) && depth < 100) {

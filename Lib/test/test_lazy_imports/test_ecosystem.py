@@ -310,7 +310,8 @@ class PackageIdiomTests(LazyImportsTestCase):
                             "from .registry import names\n"
                             "names.add('attached')\n",
             "sa/other.py": "print('exec', __name__)\n",
-            "sa/naming.py": "from . import events\n"
+            "sa/naming.py": "'Hooks that events.attached runs.'\n"
+                            "from . import events\n"
                             "from sa import other\n"
                             "from .registry import listens_for\n"
                             "@listens_for('attached')\n"
@@ -325,6 +326,25 @@ class PackageIdiomTests(LazyImportsTestCase):
         self.assert_lines(results[LAZY], [
             "exec sa.events", "ok",
             "['sa', 'sa.events', 'sa.naming', 'sa.registry']"])
+
+    def test_string_annotation_reads_the_sibling(self):
+        # Contract rule 52: importlib.metadata's "from . import _meta" is
+        # read by its annotations, strings under "from __future__ import
+        # annotations": not an import made for its side effects.
+        files = {
+            "md/__init__.py": """\
+                from __future__ import annotations
+                from . import _meta
+                def metadata() -> _meta.PackageMetadata | None:
+                    return None
+                """,
+            "md/_meta.py": "print('exec', __name__)\n",
+            "main.py": script("import md\nprint(md.metadata())\n", "md"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec md._meta", "None", "['md', 'md._meta']"])
+        self.assert_lines(results[LAZY], ["None", "['md']"])
 
     def test_generated_modules_import_their_dependencies(self):
         # Contract rule 52: a protoc-generated _pb2 module imports the _pb2
