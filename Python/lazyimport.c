@@ -3371,29 +3371,48 @@ is_stdlib_module(PyObject *name)
     return r;
 }
 
-/* Can the deferred statement 'st' explain a missing attribute of a
-   module (see catch_up()), outside the standard library if 'outside'?  A
-   module of the standard library fills no namespace of a module outside
-   it as it is imported, so its import explains nothing there.  Returns
-   1, 0, or -1 with an exception set. */
+/* Which imports can explain a missing attribute of the module 'modname'
+   (see catch_up())?  No module of the standard library fills, as it is
+   imported, the namespace of a module outside its own top-level package:
+   for a module outside the standard library, not those of its modules;
+   for one inside, only those of its own top-level package.  Returns
+   EXPLAIN_ANY, EXPLAIN_NOT_STDLIB or EXPLAIN_OWN_PACKAGE, or -1 with an
+   exception set. */
+#define EXPLAIN_ANY 0
+#define EXPLAIN_NOT_STDLIB 1
+#define EXPLAIN_OWN_PACKAGE 2
 static int
-can_explain(PyLazyImportObject *st, int outside)
-{
-    if (!outside || st->lz_fullname == NULL) {
-        return 1;
-    }
-    int r = is_stdlib_module(st->lz_fullname);
-    return r < 0 ? -1 : !r;
-}
-
-/* Is 'modname' outside the standard library (see can_explain())? */
-static int
-is_outside_stdlib(PyObject *modname)
+explaining(PyObject *modname)
 {
     if (modname == NULL) {
-        return 0;
+        return EXPLAIN_ANY;
     }
     int r = is_stdlib_module(modname);
+    return r < 0 ? -1 : r ? EXPLAIN_OWN_PACKAGE : EXPLAIN_NOT_STDLIB;
+}
+
+/* Can the deferred statement 'st' explain a missing attribute of the
+   module 'modname', for which explaining() said 'which'?  Returns 1, 0,
+   or -1 with an exception set. */
+static int
+can_explain(PyLazyImportObject *st, PyObject *modname, int which)
+{
+    PyObject *target = st->lz_fullname;
+    if (which == EXPLAIN_ANY || target == NULL) {
+        return 1;
+    }
+    if (which == EXPLAIN_OWN_PACKAGE) {
+        Py_ssize_t len = PyUnicode_GET_LENGTH(modname);
+        Py_ssize_t dot = find_dot(modname, 0, len);
+        PyObject *top = PyUnicode_Substring(modname, 0, dot < 0 ? len : dot);
+        if (top == NULL) {
+            return -1;
+        }
+        int r = is_inside(target, top);
+        Py_DECREF(top);
+        return r;
+    }
+    int r = is_stdlib_module(target);
     return r < 0 ? -1 : !r;
 }
 
@@ -3411,8 +3430,8 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
 {
     Py_ssize_t pos = 0;
     PyObject *name, *value;
-    int outside = kind == CANDIDATE_OWN ? is_outside_stdlib(modname) : 0;
-    if (outside < 0) {
+    int which = kind == CANDIDATE_OWN ? explaining(modname) : EXPLAIN_ANY;
+    if (which < 0) {
         return -1;
     }
     /* Nothing that runs code is called while walking (eager_key() and
@@ -3447,8 +3466,8 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
         }
         if (kind != CANDIDATE_SUBMODULE) {
             int r = runs_nothing(lz);
-            if (r == 0 && outside) {
-                r = can_explain(statement_of(lz), outside);
+            if (r == 0 && which != EXPLAIN_ANY) {
+                r = can_explain(statement_of(lz), modname, which);
                 r = r < 0 ? -1 : !r;
             }
             if (r < 0) {
@@ -3630,8 +3649,8 @@ complete_descendants(PyThreadState *tstate, PyObject *statements,
                      const char *why, PyObject *modname, PyObject *attr,
                      PyObject *until_in, PyObject *until, int depth)
 {
-    int outside = is_outside_stdlib(modname);
-    int r = outside < 0 ? -1 : 0;
+    int which = explaining(modname);
+    int r = which < 0 ? -1 : 0;
     for (Py_ssize_t i = 0;
          r == 0 && depth < 200 && i < PyList_GET_SIZE(statements); i++)
     {
@@ -3642,7 +3661,7 @@ complete_descendants(PyThreadState *tstate, PyObject *statements,
         {
             continue;
         }
-        r = can_explain(LAZY(statement), outside);
+        r = can_explain(LAZY(statement), modname, which);
         if (r <= 0) {
             r = r < 0 ? -1 : 0;
             continue;

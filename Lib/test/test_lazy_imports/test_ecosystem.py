@@ -166,9 +166,11 @@ class MissedAttributeTests(LazyImportsTestCase):
 
     def test_stdlib_imports_explain_no_miss(self):
         # Contract rule 51: a module of the standard library fills no
-        # namespace outside it, so a miss in a module outside it (the
-        # pytest_plugins that pluggy asks each plugin for) completes its
-        # other imports only.
+        # namespace outside its own top-level package, so a miss in a
+        # module outside the standard library (the pytest_plugins that
+        # pluggy asks each plugin for) completes its other imports only,
+        # and one in importlib.metadata (pip's probe) only its imports of
+        # importlib's modules.
         files = {
             "plugin.py": "import csv\nimport helper\n",
             "helper.py": "print('exec', __name__)\n",
@@ -177,11 +179,17 @@ class MissedAttributeTests(LazyImportsTestCase):
                 import plugin
                 print(getattr(plugin, "pytest_plugins", []))
                 print("csv" in sys.modules)
+                import importlib.metadata as md
+                print(getattr(md, "_PIP_USE_IMPORTLIB_METADATA", None))
+                print("zipfile" in sys.modules,
+                      "importlib.metadata._meta" in sys.modules)
                 """,
         }
         results = {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
-        self.assert_lines(results[EAGER], ["exec helper", "[]", "True"])
-        self.assert_lines(results[LAZY], ["exec helper", "[]", "False"])
+        self.assert_lines(results[EAGER], ["exec helper", "[]", "True",
+                                           "None", "True True"])
+        self.assert_lines(results[LAZY], ["exec helper", "[]", "False",
+                                          "None", "False True"])
 
     def test_statements_after_the_one_being_resolved(self):
         # Contract rules 50 and 51: while "from pkg import one" is being
