@@ -88,7 +88,8 @@ static int complete_for_shared_object(PyThreadState *tstate,
                                       PyObject *dict, PyObject *fullname,
                                       PyObject *name, PyObject *value);
 static inline int is_from_name(PyObject *item);
-static int needed_by(PyLazyImportObject *st, PyObject *only);
+static int needed_by(PyLazyImportObject *lz, PyObject *package,
+                     PyObject *only);
 /* Defined with resolution below. */
 static PyObject *eager_key(PyLazyImportObject *lz);
 static int current_origin(PyThreadState *tstate, PyObject *globals,
@@ -582,9 +583,8 @@ add_annotation_names(PyObject *names, PyObject *s)
 /* Add to the set 'names' the names that the code object 'co', and the code
    nested in it (functions, classes, comprehensions), reads or deletes as
    globals, and its str constants (the names of __all__, getattr(module,
-   "name"), and those string annotations read) other than the fromlists of
-   its imports.  Returns 0, or -1 with
-   an exception set. */
+   "name"), and the names its string annotations read) other than the
+   fromlists of its imports.  Returns 0, or -1 with an exception set. */
 static int
 add_read_names(PyCodeObject *co, PyObject *names, int depth)
 {
@@ -3455,7 +3455,7 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
                 continue;
             }
             if (only != NULL) {
-                int r = needed_by(statement_of(lz), only);
+                int r = needed_by(lz, modname, only);
                 if (r < 0) {
                     return -1;
                 }
@@ -3610,6 +3610,24 @@ complete_early(PyThreadState *tstate, PyObject *dict, PyObject *name,
        names ("import a.b.c" all of a.b.c, see resolve()); the imports of
        the modules it runs stay deferred, and are collected in *collected
        if asked for. */
+    PyLazyImportObject *st = statement_of(lz);
+    int whole = (dict == NULL);
+    if (!whole && st != lz && st->lz_fromlist != Py_None) {
+        /* A name of a from-import: its statement, which runs the module
+           and leaves the names lazy (see import_statement_module()),
+           unless it takes the name from the namespace's own package
+           ("from . import a" in its __init__): then it imports just the
+           submodule a. */
+        PyObject *own;
+        r = get_imported(st->lz_fullname, &own);
+        if (r < 0) {
+            Py_DECREF(value);
+            return -1;
+        }
+        whole = !(r > 0 && PyModule_Check(own)
+                  && PyModule_GetDict(own) == dict);
+        Py_XDECREF(own);
+    }
     _PyThreadStateImpl *ts = (_PyThreadStateImpl *)tstate;
     PyObject *saved = ts->lazy_imports.collect;
     ts->lazy_imports.collect = NULL;
@@ -3622,10 +3640,7 @@ complete_early(PyThreadState *tstate, PyObject *dict, PyObject *name,
     }
     ts->lazy_imports.completing++;
     PyObject *res;
-    PyLazyImportObject *st = statement_of(lz);
-    if (dict == NULL || (st != lz && st->lz_fromlist != Py_None)) {
-        /* A name of a from-import: its statement, which runs the module
-           and leaves the names lazy (see import_statement_module()). */
+    if (whole) {
         res = _PyLazyImport_Resolve((PyObject *)st);
         r = res == NULL ? -1 : 0;
     }
@@ -3988,17 +4003,20 @@ naming_statement(PyThreadState *tstate, PyObject *dict, PyObject *modname,
     return *key != NULL;
 }
 
-/* Does the statement 'st' of a package import one of the modules of the
-   set 'only' (see imports_of()), or a package one of them is inside?
-   Returns 1, 0, or -1 with an exception set. */
+/* Does the lazy import 'lz' of the package 'package' import one of the
+   modules of the set 'only' (see imports_of()), or a package one of them
+   is inside?  A name that "from . import a, b" binds imports only its
+   own submodule.  Returns 1, 0, or -1 with an exception set. */
 static int
-needed_by(PyLazyImportObject *st, PyObject *only)
+needed_by(PyLazyImportObject *lz, PyObject *package, PyObject *only)
 {
+    PyLazyImportObject *st = statement_of(lz);
     PyObject *target = st->lz_fullname;
     Py_ssize_t pos = 0;
     Py_hash_t hash;
     PyObject *item;
-    while (_PySet_NextEntry(only, &pos, &item, &hash)) {
+    int own = _PyUnicode_Equal(target, package);
+    while (!own && _PySet_NextEntry(only, &pos, &item, &hash)) {
         if (is_inside(item, target)) {
             return 1;
         }
@@ -4006,9 +4024,15 @@ needed_by(PyLazyImportObject *st, PyObject *only)
     if (st->lz_fromlist == Py_None || !PyTuple_Check(st->lz_fromlist)) {
         return 0;
     }
-    /* "from . import a": the submodules it names. */
+    /* "from . import a": the submodules it names, or the one 'lz' binds. */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->lz_fromlist); i++) {
-        PyObject *name = dotted(target, PyTuple_GET_ITEM(st->lz_fromlist, i));
+        PyObject *child = PyTuple_GET_ITEM(st->lz_fromlist, i);
+        if (st != lz && child != lz->lz_name
+            && !_PyUnicode_Equal(child, lz->lz_name))
+        {
+            continue;
+        }
+        PyObject *name = dotted(target, child);
         if (name == NULL) {
             return -1;
         }

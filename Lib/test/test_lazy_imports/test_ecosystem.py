@@ -570,14 +570,15 @@ class PackageIdiomTests(LazyImportsTestCase):
         # Contract rules 50 and 51: eagerly a package's body has run the
         # imports before the one of its submodule sub (twisted.logger's
         # submodules rely on that order); importing pkg.sub from elsewhere
-        # first completes those of them that sub's code imports, and not
-        # the others, nor those after it.
+        # first completes those of them that sub's code imports (of "from
+        # . import base, other", base), and not the others, nor those after
+        # it.
         files = {
             "pkg/__init__.py": """\
-                from pkg.base import Base
-                from pkg.other import Other
+                from . import base, other
                 from pkg.sub import Sub
                 from pkg.after import After
+                def names(): return base, other
                 """,
             "pkg/base.py": "print('exec', __name__)\nclass Base: pass\n",
             "pkg/other.py": "print('exec', __name__)\nclass Other: pass\n",
