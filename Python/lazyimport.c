@@ -4231,6 +4231,63 @@ add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
     return r < 0 ? -1 : 0;
 }
 
+/* Read the imports of the module 'name' (see add_imports_of_module())
+   into 'graph' (name: the set of what it imports) and add them to 'only'.
+   Returns 0, or -1 with an exception set. */
+static int
+add_to_graph(PyThreadState *tstate, PyObject *name, PyObject *path,
+             PyObject *package, PyObject *pdict, PyObject *graph,
+             PyObject *only, int *all)
+{
+    PyObject *imports = PySet_New(NULL);
+    int r = imports == NULL ? -1
+            : add_imports_of_module(tstate, name, path, package, pdict,
+                                    imports, all);
+    if (r == 0) {
+        r = PyDict_SetItem(graph, name, imports);
+    }
+    if (r == 0) {
+        r = _PySet_Update(only, imports);
+    }
+    Py_XDECREF(imports);
+    return r;
+}
+
+/* Of the modules of 'graph' (see add_to_graph()), those from which the
+   module 'target' is reached, through their imports: a new set. */
+static PyObject *
+reaching(PyObject *graph, PyObject *target)
+{
+    PyObject *found = PySet_New(NULL);
+    for (int changed = 1; found != NULL && changed;) {
+        changed = 0;
+        Py_ssize_t pos = 0;
+        PyObject *mod, *imports;
+        while (PyDict_Next(graph, &pos, &mod, &imports)) {
+            int r = PySet_Contains(found, mod);
+            if (r == 0 && _PyUnicode_Equal(mod, target)) {
+                continue;
+            }
+            Py_ssize_t ipos = 0;
+            Py_hash_t hash;
+            PyObject *item;
+            while (r == 0 && _PySet_NextEntry(imports, &ipos, &item, &hash)) {
+                r = _PyUnicode_Equal(item, target)
+                    || PySet_Contains(found, item);
+            }
+            if (r > 0 && PySet_Contains(found, mod) == 0) {
+                r = PySet_Add(found, mod);
+                changed = 1;
+            }
+            if (r < 0) {
+                Py_CLEAR(found);
+                break;
+            }
+        }
+    }
+    return found;
+}
+
 /* Set *found to a new reference to the first module that the statement
    'st' of the package 'package' imports, among those 'only' needs (see
    needed_by()) and not in 'seen': its target, or a submodule that "from .
@@ -4276,26 +4333,30 @@ next_needed(PyLazyImportObject *st, PyObject *package, PyObject *only,
 }
 
 /* The modules that the submodule 'fullname' of the package named
-   'modname' (namespace 'dict') needs of the package's imports that
-   come before 'limit': those its code imports, read before it runs, and
-   in turn those that their code imports, among the package's modules.
-   Set *only to a new set of their names, or to NULL when the code cannot
-   tell (see add_imports_of_module(); a statement that may read any
-   attribute of the package).  Eagerly the package's earlier imports ran
-   before the submodule; the modules its body can reach are those it
-   imports, and circular imports among them depend on that order.
-   Returns 0, or -1 with an exception set (one not derived from Exception:
-   the others leave *only NULL). */
+   'modname' (namespace 'dict') needs of the package's imports that come
+   before 'limit': those in an import cycle with it.  Eagerly the
+   package's earlier imports ran before the submodule, and a circular
+   import works in one order only: entered at the submodule, a module of
+   the cycle would meet it half initialized (twisted.logger).  A module
+   outside every cycle with it may run later, when it is first used.  The
+   cycles are read from the code of the modules before they run: the
+   submodule's imports, in turn those of the package's earlier modules
+   they reach, and which of these reach the submodule back.  Set *only to
+   a new set of their names, or to NULL when the code cannot tell (see
+   add_imports_of_module(); a statement that may read any attribute of the
+   package).  Returns 0, or -1 with an exception set (one not derived from
+   Exception: the others leave *only NULL). */
 static int
 imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
            PyObject *fullname, PyObject *limit, PyObject **only)
 {
-    PyObject *path = NULL, *seen = NULL;
+    PyObject *path = NULL, *seen = NULL, *graph = NULL;
     int all = 0;
     int r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__path__), &path);
     if (r > 0 && !PyLazyImport_CheckExact(path)) {
         r = ((*only = PySet_New(NULL)) == NULL
              || (seen = PySet_New(NULL)) == NULL
+             || (graph = PyDict_New()) == NULL
              || PySet_Add(seen, fullname) < 0) ? -1 : 0;
     }
     else {
@@ -4303,8 +4364,8 @@ imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
         all = 1;
     }
     if (r == 0 && !all) {
-        r = add_imports_of_module(tstate, fullname, path, modname, dict,
-                                  *only, &all);
+        r = add_to_graph(tstate, fullname, path, modname, dict, graph,
+                         *only, &all);
     }
     /* The package's earlier statements that import what is needed: what
        their modules import is needed too, until nothing is added. */
@@ -4350,12 +4411,23 @@ imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
                 all = 1;
                 break;
             }
-            r = add_imports_of_module(tstate, mod, path, modname, dict,
-                                      *only, &all);
+            r = add_to_graph(tstate, mod, path, modname, dict, graph, *only,
+                             &all);
             changed = 1;
         }
         Py_DECREF(mods);
     }
+    if (r == 0 && !all) {
+        /* Of those, the ones in a cycle with it. */
+        PyObject *cycle = reaching(graph, fullname);
+        if (cycle == NULL) {
+            r = -1;
+        }
+        else {
+            Py_SETREF(*only, cycle);
+        }
+    }
+    Py_XDECREF(graph);
     Py_XDECREF(seen);
     Py_XDECREF(path);
     if (r < 0 || all) {

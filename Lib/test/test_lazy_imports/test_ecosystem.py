@@ -570,9 +570,9 @@ class PackageIdiomTests(LazyImportsTestCase):
         # Contract rules 50 and 51: eagerly a package's body has run the
         # imports before the one of its submodule sub (twisted.logger's
         # submodules rely on that order); importing pkg.sub from elsewhere
-        # first completes those of them that sub's code imports (of "from
-        # . import base, other", base), and not the others, nor those after
-        # it.
+        # first completes those of them in an import cycle with it (of
+        # "from . import base, other", base), and not the others, nor those
+        # after it.
         files = {
             "pkg/__init__.py": """\
                 from . import base, other
@@ -580,8 +580,18 @@ class PackageIdiomTests(LazyImportsTestCase):
                 from pkg.after import After
                 def names(): return base, other
                 """,
-            "pkg/base.py": "print('exec', __name__)\nclass Base: pass\n",
-            "pkg/other.py": "print('exec', __name__)\nclass Other: pass\n",
+            "pkg/base.py": """\
+                print('exec', __name__)
+                class Base:
+                    def sub(self):
+                        from pkg import sub
+                        return sub
+                """,
+            "pkg/other.py": """\
+                print('exec', __name__)
+                from pkg.base import Base
+                class Other(Base): pass
+                """,
             "pkg/after.py": "print('exec', __name__)\nclass After: pass\n",
             "pkg/sub.py": """\
                 print('exec', __name__)
@@ -679,7 +689,8 @@ class PackageIdiomTests(LazyImportsTestCase):
 
     def test_early_completion_runs_modules_not_names(self):
         # Contract rules 50 and 51: completing "from .api import Api" early
-        # runs pkg.api's body; the name stays deferred, so the module that
+        # (pkg.api and pkg.sub import each other) runs pkg.api's body; the
+        # name stays deferred, so the module that
         # pkg.api itself takes Api from runs where Api is first used
         # (requests_toolbelt's re-exports pulled in requests.adapters and
         # urllib3 for "poetry check").
@@ -688,7 +699,13 @@ class PackageIdiomTests(LazyImportsTestCase):
                 from .api import Api
                 from .sub import Sub
                 """,
-            "pkg/api.py": "print('exec', __name__)\nfrom .impl import Api\n",
+            "pkg/api.py": """\
+                print('exec', __name__)
+                from .impl import Api
+                def sub():
+                    from . import sub
+                    return sub
+                """,
             "pkg/impl.py": "print('exec', __name__)\nclass Api: pass\n",
             "pkg/sub.py": """\
                 print('exec', __name__)
