@@ -325,11 +325,14 @@ is_present_c_stdlib_module(PyThreadState *tstate, PyObject *fullname)
         return 0;
     }
     /* None in sys.modules blocks the import: it raises ImportError. */
-    PyObject *mod = PyImport_GetModule(fullname);
-    if (mod != NULL || PyErr_Occurred()) {
-        int r = mod == NULL ? -1 : mod != Py_None;
+    PyObject *modules = PyImport_GetModuleDict(), *mod;
+    int found = PyDict_CheckExact(modules)
+        ? PyDict_GetItemRef(modules, fullname, &mod)
+        : PyMapping_GetOptionalItem(modules, fullname, &mod);
+    if (found != 0) {
+        found = found < 0 ? -1 : mod != Py_None;
         Py_XDECREF(mod);
-        return r;
+        return found;
     }
     PyObject *names = PySys_GetObject("builtin_module_names");   /* borrowed */
     if (names != NULL && PyTuple_Check(names)) {
@@ -1882,8 +1885,10 @@ pending_record(PyLazyImportObject *lz)
         int r = _PyDict_GetItemRefNoResolve(globals, &_Py_ID(__name__),
                                             &name);
         if (r > 0 && PyUnicode_Check(name)) {
-            module = PyImport_GetModule(name);
-            r = (module == NULL && PyErr_Occurred()) ? -1 : 0;
+            /* Not PyImport_GetModule(): for a module still initializing
+               (the usual case here) it takes and releases the module's
+               import lock, through importlib. */
+            r = get_imported(name, &module);
         }
         if (r < 0) {
             Py_XDECREF(name);
