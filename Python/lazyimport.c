@@ -4277,8 +4277,8 @@ reaching(PyObject *graph, PyObject *target)
             Py_hash_t hash;
             PyObject *item;
             while (r == 0 && _PySet_NextEntry(imports, &ipos, &item, &hash)) {
-                r = _PyUnicode_Equal(item, target)
-                    || PySet_Contains(found, item);
+                r = _PyUnicode_Equal(item, target) ? 1
+                    : PySet_Contains(found, item);
             }
             if (r > 0 && PySet_Contains(found, mod) == 0) {
                 r = PySet_Add(found, mod);
