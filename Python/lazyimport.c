@@ -24,6 +24,7 @@
 #include "pycore_lazyimport.h"
 #include "pycore_long.h"          // _PyLong_GetZero()
 #include "pycore_moduleobject.h"  // _PyModuleSpec_IsInitializing()
+#include "pycore_opcode_metadata.h" // _PyOpcode_Caches
 #include "pycore_pyerrors.h"      // _PyErr_Occurred()
 #include "pycore_pystate.h"       // _PyInterpreterState_GET()
 #include "pycore_setobject.h"     // _PySet_NextEntry()
@@ -376,15 +377,35 @@ is_present_c_stdlib_module(PyThreadState *tstate, PyObject *fullname)
     return r;
 }
 
+/* Is the body of a module whose namespace is 'dict' running in this
+   thread: is it the globals of one of the thread's frames? */
+static int
+runs_in_thread(PyThreadState *tstate, PyObject *dict)
+{
+    for (_PyInterpreterFrame *f = tstate->current_frame; f != NULL;
+         f = f->previous)
+    {
+        if (f->f_globals == dict && f->owner != FRAME_OWNED_BY_CSTACK) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* "from M import a, b" where M is imported (not initializing) and holds a
    and b (not lazily), under the default __import__: the eager statement
    would only read the attributes, which costs what creating lazy objects
    costs, and a lazy one would read them later, after M may have rebound
    them: a monkeypatch in between (typeguard's import hook patches
    importlib._bootstrap_external.cache_from_source, which a lazy "from
-   importlib.util import cache_from_source" would then resolve to).  Such a
-   statement runs now.  'module' is sys.modules[M] (borrowed) or NULL.
-   Returns 1, 0, or -1 with an exception set. */
+   importlib.util import cache_from_source" would then resolve to).  So
+   does one whose M is still initializing in this thread (the statement is
+   in M itself, or in a module M's body imports) when M already binds a
+   and b: the eager statement rebinds what is there, and a lazy object in
+   its place would hide it (contract rule 56: sympy's printing.pycode
+   imports a class from itself).  Such a statement runs now.  'module' is
+   sys.modules[M] (borrowed) or NULL.  Returns 1, 0, or -1 with an
+   exception set. */
 static int
 lazy_from_is_ready(PyThreadState *tstate, PyObject *module,
                    PyObject *fromlist, PyObject *builtins)
@@ -400,8 +421,13 @@ lazy_from_is_ready(PyThreadState *tstate, PyObject *module,
         goto done;
     }
     r = _PyModuleSpec_IsInitializing(spec);
-    if (r != 0) {
-        r = (r < 0) ? -1 : 0;
+    if (r > 0) {
+        r = runs_in_thread(tstate, dict);
+    }
+    else if (r == 0) {
+        r = 1;
+    }
+    if (r <= 0) {
         goto done;
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fromlist); i++) {
@@ -3356,6 +3382,10 @@ runs_nothing(PyLazyImportObject *lz)
    circular imports among a package's modules depend on their order,
    which _PyLazyImport_CompletePackage() keeps. */
 #define CANDIDATE_OWN_INSIDE 3
+/* Or, of the module's own deferred imports, those of modules inside the
+   top-level package 'modname': the ones that can fill a registry of that
+   package as they are imported (see complete_for_shared_object()). */
+#define CANDIDATE_OWN_OF_PACKAGE 4
 
 /* Is 'name' (a str) a module of the standard library, or inside one?
    Returns 1, 0, or -1 with an exception set. */
@@ -3435,7 +3465,9 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
 {
     Py_ssize_t pos = 0;
     PyObject *name, *value;
-    int which = kind == CANDIDATE_OWN ? explaining(modname) : EXPLAIN_ANY;
+    int which = kind == CANDIDATE_OWN ? explaining(modname)
+                : kind == CANDIDATE_OWN_OF_PACKAGE ? EXPLAIN_OWN_PACKAGE
+                : EXPLAIN_ANY;
     if (which < 0) {
         return -1;
     }
@@ -3867,8 +3899,12 @@ is_shared_object(PyObject *value, PyObject *top)
    module of the importer's own package is a shared object (see
    is_shared_object()) that the importer's other imports may have filled
    eagerly, before the name is read.  Complete the importer's deferred
-   imports that eager execution has completed by now, in eager order, each
-   with the imports it makes, before the value is handed out.  Returns 0,
+   imports of modules of that package that eager execution has completed
+   by now, in eager order, each with the imports it makes, before the
+   value is handed out.  Only the package's own modules fill its registry
+   as they are imported: not the standard library, not another package
+   (a Django settings object or a pydantic model read in a module no
+   longer completes its imports of json or of other projects).  Returns 0,
    or -1 with an exception set (one not derived from Exception: a failed
    completion stays lazy, to fail where it is used). */
 static int
@@ -3902,17 +3938,17 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
         r = (PyUnicode_READ_CHAR(fullname, i)
              == PyUnicode_READ_CHAR(importer, i));
     }
+    PyObject *topname = NULL;
     if (r) {
-        PyObject *topname = PyUnicode_Substring(importer, 0, top);
+        topname = PyUnicode_Substring(importer, 0, top);
         r = topname ? is_shared_object(value, topname) : -1;
-        Py_XDECREF(topname);
     }
     Py_INCREF(dict);
     Py_INCREF(name);
     while (r > 0) {
         PyObject *key = NULL, *found = NULL, *in = NULL;
-        r = earliest_in(tstate, dict, NULL, CANDIDATE_OWN, NULL, &key,
-                        &found, &in);
+        r = earliest_in(tstate, dict, topname, CANDIDATE_OWN_OF_PACKAGE,
+                        NULL, &key, &found, &in);
         Py_XDECREF(key);
         if (r == 0 && found != NULL) {
             r = complete_early(tstate, in, found,
@@ -3928,6 +3964,7 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
         Py_XDECREF(found);
         Py_XDECREF(in);
     }
+    Py_XDECREF(topname);
     Py_DECREF(name);
     Py_DECREF(dict);
     Py_DECREF(importer);
@@ -4054,18 +4091,62 @@ needed_by(PyLazyImportObject *lz, PyObject *package, PyObject *only)
     return 0;
 }
 
+/* The code unit from which the code of 'co' (whose bytecode has 'n' code
+   units) runs only while an exception is being handled: the first target
+   of its exception table.  The compiler places every handler ("except
+   ImportError:" fallbacks, the exceptional exits of with and finally)
+   after the code that runs normally.  'n' when it has none. */
+static Py_ssize_t
+first_handler(PyCodeObject *co, Py_ssize_t n)
+{
+    /* Entries of four varints (start, size, target, depth and lasti):
+       6 bits of value a byte, bit 6 set when more bytes follow. */
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(
+        co->co_exceptiontable);
+    const unsigned char *end = p + PyBytes_GET_SIZE(co->co_exceptiontable);
+    Py_ssize_t first = n;
+    while (p < end) {
+        Py_ssize_t field[4] = {0, 0, n, 0};
+        for (int k = 0; k < 4 && p < end; k++) {
+            unsigned char b;
+            do {
+                b = *p++;
+                field[k] = (field[k] << 6) | (b & 63);
+            } while ((b & 64) && p < end);
+        }
+        if (field[2] < first) {
+            first = field[2];
+        }
+    }
+    return first;
+}
+
+/* Is the name at 'index' of the names of 'co' TYPE_CHECKING? */
+static int
+is_type_checking(PyCodeObject *co, int index)
+{
+    return index >= 0 && index < PyTuple_GET_SIZE(co->co_names)
+           && _PyUnicode_EqualToASCIIString(
+                  PyTuple_GET_ITEM(co->co_names, index), "TYPE_CHECKING");
+}
+
 /* Add to the set 'only' the absolute names of the modules that the import
-   statements of 'co', and of the code nested in it, import ("from m import
-   a" adds m and m.a), the module being 'modname', a submodule of the
+   statements of 'co' that run at module level import ("from m import a"
+   adds m and m.a), the module being 'modname', a submodule of the
    package 'package' whose namespace is 'pdict'.  A name that "from package
    import x" takes from the package adds the module of the package's own
-   statement that binds x.  Sets *all and stops on a statement of the
-   module's body that may read any attribute of the package ("import
-   package", "from package import *").  Returns 0, or -1 with an exception
-   set. */
+   statement that binds x.  Only the edges that eager execution of the body
+   takes count (contract rule 55): the body and the bodies of the classes
+   it defines, not the functions it defines (they run later, if ever), not
+   the code under "if TYPE_CHECKING:" (False when the program runs) and
+   not the exception handlers ("except ImportError:" fallbacks run only
+   when an import made at once failed).  Sets *all and stops on a
+   statement of the module's body that may read any attribute of the
+   package ("import package", "from package import *").  Returns 0, or -1
+   with an exception set. */
 static int
 add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
-               PyObject *pdict, PyObject *only, int *all, int depth)
+               PyObject *pdict, PyObject *only, int *all, PyObject *loaded)
 {
     PyObject *bytecode = PyCode_GetCode(co);    /* deoptimized */
     if (bytecode == NULL) {
@@ -4078,11 +4159,33 @@ add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
     Py_ssize_t nconsts = PyTuple_GET_SIZE(co->co_consts);
     Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names);
     int oparg = 0, prev_const = -1, last_const = -1, r = 0;
+    int type_checking = 0;  /* TYPE_CHECKING was just read */
+    n = first_handler(co, n);
     for (Py_ssize_t i = 0; i < n && !*all && r == 0; i++) {
         int op = instr[i].op.code;
         oparg = (oparg << 8) | instr[i].op.arg;
         if (op == EXTENDED_ARG || op == CACHE) {
             continue;
+        }
+        if (op == LOAD_NAME || op == LOAD_GLOBAL || op == LOAD_ATTR) {
+            int index = (op == LOAD_NAME) ? oparg : oparg >> 1;
+            type_checking = is_type_checking(co, index);
+            if (op != LOAD_ATTR && index < nnames
+                && PySet_Add(loaded, PyTuple_GET_ITEM(co->co_names,
+                                                      index)) < 0)
+            {
+                r = -1;
+                break;
+            }
+        }
+        else if (op == POP_JUMP_IF_FALSE && type_checking) {
+            /* "if TYPE_CHECKING:" or "if typing.TYPE_CHECKING:": skip
+               its body (an else: runs). */
+            i += _PyOpcode_Caches[op] + oparg;
+            type_checking = 0;
+        }
+        else if (op != TO_BOOL) {
+            type_checking = 0;
         }
         if (op == LOAD_CONST) {
             prev_const = last_const;
@@ -4137,8 +4240,8 @@ add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
         r = PySet_Add(only, mod);
         /* The body binding the package itself ("import P", "from p import
            P", for P or a package it is inside) may read any of its
-           attributes; code nested in functions runs later. */
-        if (r == 0 && depth == 0 && !PyTuple_Check(fromlist)
+           attributes. */
+        if (r == 0 && !PyTuple_Check(fromlist)
             && is_inside(package, mod))
         {
             *all = 1;
@@ -4155,7 +4258,7 @@ add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
             }
             PyObject *sub = dotted(mod, item);
             r = sub == NULL ? -1 : PySet_Add(only, sub);
-            if (r == 0 && depth == 0 && is_inside(package, sub)) {
+            if (r == 0 && is_inside(package, sub)) {
                 *all = 1;
             }
             Py_XDECREF(sub);
@@ -4181,16 +4284,91 @@ add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
     if (r < 0) {
         return -1;
     }
-    for (Py_ssize_t i = 0; i < nconsts && !*all && depth < 100; i++) {
-        PyObject *item = PyTuple_GET_ITEM(co->co_consts, i);
-        if (PyCode_Check(item)
-            && add_imports_of((PyCodeObject *)item, modname, package, pdict,
-                              only, all, depth + 1) < 0)
+    return 0;
+}
+
+/* Add to 'only' the imports of the code 'co' of the module 'modname' (see
+   add_imports_of()) that run when its body runs: those of the body, of
+   the bodies of the classes it defines, and of the functions it defines
+   that code run so reads by name (a function called or decorating at
+   module level, the methods of a class instantiated there: twisted's
+   "_log = Logger()" imports in Logger.__init__), to a fixed point.  A
+   function that nothing run at module level names runs later, if ever
+   (flask.helpers imports flask only in its functions).  Returns 0, or -1
+   with an exception set. */
+static int
+add_module_imports(PyCodeObject *co, PyObject *modname, PyObject *package,
+                   PyObject *pdict, PyObject *only, int *all)
+{
+    /* Items of 'waiting': (code, name that includes it or None). */
+    PyObject *loaded = PySet_New(NULL), *waiting = PyList_New(0);
+    PyObject *todo = PyList_New(0);
+    int r = (loaded && waiting && todo
+             && PyList_Append(todo, (PyObject *)co) == 0) ? 0 : -1;
+    int changed = 1;
+    while (r == 0 && !*all && changed) {
+        changed = 0;
+        /* Run what is included, and collect what it defines. */
+        for (Py_ssize_t t = 0; r == 0 && !*all && t < PyList_GET_SIZE(todo);
+             t++)
         {
-            return -1;
+            PyCodeObject *code = (PyCodeObject *)PyList_GET_ITEM(todo, t);
+            r = add_imports_of(code, modname, package, pdict, only, all,
+                               loaded);
+            int is_class = (code != co && !(code->co_flags & CO_OPTIMIZED));
+            for (Py_ssize_t i = 0;
+                 r == 0 && i < PyTuple_GET_SIZE(code->co_consts); i++)
+            {
+                PyObject *item = PyTuple_GET_ITEM(code->co_consts, i);
+                if (!PyCode_Check(item)) {
+                    continue;
+                }
+                PyCodeObject *sub = (PyCodeObject *)item;
+                if (!(sub->co_flags & CO_OPTIMIZED)) {
+                    /* A class body runs where it is defined. */
+                    r = PyList_Append(todo, item);
+                }
+                else if (code != co && !is_class) {
+                    /* Code nested in an included function runs with it. */
+                    r = PyList_Append(todo, item);
+                }
+                else {
+                    /* A function of the body, or a method, included when
+                       its name, or its class's, is read. */
+                    PyObject *pair = PyTuple_Pack(
+                        2, item, is_class ? code->co_name : Py_None);
+                    r = pair == NULL ? -1 : PyList_Append(waiting, pair);
+                    Py_XDECREF(pair);
+                }
+            }
+        }
+        r = r < 0 ? -1 : PyList_SetSlice(todo, 0, PyList_GET_SIZE(todo),
+                                         NULL);
+        /* What the code run so far reads includes more. */
+        for (Py_ssize_t w = 0; r == 0 && w < PyList_GET_SIZE(waiting);) {
+            PyObject *pair = PyList_GET_ITEM(waiting, w);
+            PyCodeObject *sub = (PyCodeObject *)PyTuple_GET_ITEM(pair, 0);
+            PyObject *owner = PyTuple_GET_ITEM(pair, 1);
+            int in = PySet_Contains(loaded, sub->co_name);
+            if (in == 0 && owner != Py_None) {
+                in = PySet_Contains(loaded, owner);
+            }
+            if (in > 0) {
+                r = (PyList_Append(todo, (PyObject *)sub) < 0
+                     || PyList_SetSlice(waiting, w, w + 1, NULL) < 0)
+                    ? -1 : 0;
+                changed = 1;
+            }
+            else {
+                r = in;
+                w++;
+            }
         }
     }
-    return 0;
+    Py_XDECREF(todo);
+    Py_XDECREF(waiting);
+    Py_XDECREF(loaded);
+    return r;
 }
 
 /* Add to 'only' the imports of the code of 'name', a module of the
@@ -4222,8 +4400,8 @@ add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
             }
         }
         if (r > 0) {
-            r = add_imports_of((PyCodeObject *)code, name, package, pdict,
-                               only, all, 0);
+            r = add_module_imports((PyCodeObject *)code, name, package,
+                                   pdict, only, all);
         }
         else if (r == 0) {
             *all = 1;

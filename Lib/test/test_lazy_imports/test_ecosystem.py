@@ -505,6 +505,69 @@ class PackageIdiomTests(LazyImportsTestCase):
             with self.subTest(lazy=lazy):
                 self.assert_lines(result, ["exec hy.st.core", "['a']"])
 
+    def test_registry_read_completes_only_the_package_s_imports(self):
+        # Contract rules 52 and 55: only the modules of the registry's own
+        # package fill it as they are imported; reading it completes the
+        # importer's deferred imports of those modules, not those of the
+        # standard library or of another project (a Django settings object
+        # read in a module completed all its imports).
+        files = {
+            "hy/__init__.py": "",
+            "hy/st/__init__.py": """\
+                import wave
+                import other
+                from hy.st.core import a
+                from hy.st.utils import registry
+                print(sorted(registry))
+                import sys
+                print('wave' in sys.modules, 'other' in sys.modules)
+                def later(): return wave, other
+                """,
+            "hy/st/utils.py": """\
+                registry = {}
+                def defines(f):
+                    registry[f.__name__] = f
+                    return f
+                """,
+            "hy/st/core.py": """\
+                from hy.st.utils import defines
+                @defines
+                def a(): pass
+                """,
+            "other.py": "print('exec', __name__)\n",
+            "main.py": "from hy import st\nst.__name__\n",
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], ["exec other", "['a']",
+                                           "True True"])
+        self.assert_lines(results[LAZY], ["['a']", "False False"])
+
+    def test_module_imports_a_name_from_itself(self):
+        # Contract rule 56: sympy's printing.pycode defines a class and
+        # further down imports it from itself; the statement rebinds the
+        # class, never hides it behind a lazy object, also when another
+        # module that the body imports reads it back the same way.
+        files = {
+            "pkg/__init__.py": "",
+            "pkg/pycode.py": """\
+                class Printer: pass
+                from pkg.pycode import Printer
+                import pkg.helper
+                def use(): return Printer, pkg.helper.Printer
+                """,
+            "pkg/helper.py": """\
+                from pkg.pycode import Printer
+                """,
+            "main.py": """\
+                from pkg.pycode import use
+                a, b = use()
+                print(a.__name__, a is b)
+                """,
+        }
+        for lazy, result in self.run_both(files).items():
+            with self.subTest(lazy=lazy):
+                self.assert_lines(result, ["Printer True"])
+
     def test_registry_object_answers_misses_with_getattr(self):
         # Contract rules 50 and 52: SymPy's S answers a missing name from
         # what earlier imports registered (__getattr__), so reading it
@@ -567,48 +630,70 @@ class PackageIdiomTests(LazyImportsTestCase):
             "'sy.numbers']"])
 
     def test_package_imports_complete_before_its_submodule(self):
-        # Contract rules 50 and 51: eagerly a package's body has run the
-        # imports before the one of its submodule sub (twisted.logger's
+        # Contract rules 50, 51 and 55: eagerly a package's body has run
+        # the imports before the one of its submodule sub (twisted.logger's
         # submodules rely on that order); importing pkg.sub from elsewhere
-        # first completes those of them in an import cycle with it (of
-        # "from . import base, other", base), and not the others, nor those
-        # after it.
+        # first completes those of them in an import cycle with it that
+        # runs at module level (base, whose body calls a function that
+        # imports sub), and not the others: not other (outside the cycle),
+        # not helper (it imports sub only in a function, under "if
+        # TYPE_CHECKING:" and in an "except ImportError:" fallback, flask's
+        # helpers), nor those after it.
         files = {
             "pkg/__init__.py": """\
-                from . import base, other
+                from . import base, other, helper
                 from pkg.sub import Sub
                 from pkg.after import After
-                def names(): return base, other
+                def names(): return base, other, helper
                 """,
             "pkg/base.py": """\
                 print('exec', __name__)
-                class Base:
-                    def sub(self):
-                        from pkg import sub
-                        return sub
+                class Base: pass
+                def load():
+                    from pkg import sub
+                    return sub
+                load()
                 """,
             "pkg/other.py": """\
                 print('exec', __name__)
                 from pkg.base import Base
                 class Other(Base): pass
                 """,
+            "pkg/helper.py": """\
+                print('exec', __name__)
+                import typing
+                if typing.TYPE_CHECKING:
+                    from pkg.sub import Sub
+                try:
+                    import json
+                except ImportError:
+                    from pkg import sub
+                def later():
+                    from pkg import sub
+                    return sub
+                """,
             "pkg/after.py": "print('exec', __name__)\nclass After: pass\n",
             "pkg/sub.py": """\
                 print('exec', __name__)
+                from pkg.base import Base
+                from pkg import helper
                 import sys
-                print('pkg.base' in sys.modules)
-                def later():
-                    from pkg.base import Base
+                print('pkg.base' in sys.modules, 'pkg.helper' in sys.modules)
+                def reads(): return helper
                 Sub = 1
                 """,
             "main.py": "from pkg import sub\nsub.__name__\n",
         }
         results = self.run_both(files)
-        self.assert_lines(results[EAGER], ["exec pkg.base", "exec pkg.other",
-                                           "exec pkg.sub", "True",
-                                           "exec pkg.after"])
+        self.assert_lines(results[EAGER], [
+            "exec pkg.base", "exec pkg.sub", "exec pkg.helper", "True True",
+            "exec pkg.other", "exec pkg.after"])
         self.assert_lines(results[LAZY], ["exec pkg.base", "exec pkg.sub",
-                                          "True"])
+                                          "True False"])
+        # Without healing, sub runs alone.
+        result = self.run_files(files, "-X", "lazy_imports_heal=0",
+                                "main.py", lazy=True)
+        self.assert_lines(result, ["exec pkg.sub", "False False"])
 
     def test_circular_imports_of_a_package_keep_their_order(self):
         # Contract rules 50 and 51: twisted.logger.  Eagerly _logger runs
@@ -689,7 +774,8 @@ class PackageIdiomTests(LazyImportsTestCase):
 
     def test_early_completion_runs_modules_not_names(self):
         # Contract rules 50 and 51: completing "from .api import Api" early
-        # (pkg.api and pkg.sub import each other) runs pkg.api's body; the
+        # (pkg.api and pkg.sub import each other, pkg.api through a function
+        # its body calls) runs pkg.api's body; the
         # name stays deferred, so the module that
         # pkg.api itself takes Api from runs where Api is first used
         # (requests_toolbelt's re-exports pulled in requests.adapters and
@@ -705,6 +791,7 @@ class PackageIdiomTests(LazyImportsTestCase):
                 def sub():
                     from . import sub
                     return sub
+                sub()
                 """,
             "pkg/impl.py": "print('exec', __name__)\nclass Api: pass\n",
             "pkg/sub.py": """\
