@@ -312,14 +312,15 @@ is_import_system(PyObject *fullname, PyObject *fromlist)
     return 0;
 }
 
-/* Is 'fullname' a module of the standard library written in C that is
-   present: built in, or an extension module whose file is found (its spec
-   is found without loading it)?  Loading it runs no Python body whose
-   imports could fail, so an import that a try guards (contract rule 54)
-   may stay deferred: whether it raises ImportError is known without
-   running it.  Returns 1, 0, or -1 with an exception set. */
+/* Is 'fullname' a module built into the interpreter (or one already
+   imported)?  Importing it runs no Python body and loads no file, so it
+   raises no ImportError, and an import that a try guards (contract rule
+   54) may stay deferred.  An extension module whose file is found may
+   still fail to load (a shared library it needs is missing): only
+   importing it tells, as eagerly.  Returns 1, 0, or -1 with an exception
+   set. */
 static int
-is_present_c_stdlib_module(PyThreadState *tstate, PyObject *fullname)
+is_present_builtin_module(PyObject *fullname)
 {
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
     if (len == 0 || find_dot(fullname, 0, len) >= 0) {
@@ -336,45 +337,10 @@ is_present_c_stdlib_module(PyThreadState *tstate, PyObject *fullname)
         return found;
     }
     PyObject *names = PySys_GetObject("builtin_module_names");   /* borrowed */
-    if (names != NULL && PyTuple_Check(names)) {
-        int r = PySequence_Contains(names, fullname);
-        if (r != 0) {
-            return r;
-        }
-    }
-    names = PySys_GetObject("stdlib_module_names");
-    if (names == NULL || !PyAnySet_Check(names)) {
+    if (names == NULL || !PyTuple_Check(names)) {
         return 0;
     }
-    int r = PySet_Contains(names, fullname);
-    if (r <= 0) {
-        return r;
-    }
-    PyObject *importlib = tstate->interp->imports.importlib;
-    if (importlib == NULL) {
-        return 0;
-    }
-    PyObject *spec = PyObject_CallMethod(importlib, "_find_spec", "OO",
-                                         fullname, Py_None);
-    if (spec == NULL) {
-        return -1;
-    }
-    PyObject *loader = NULL, *external = NULL, *cls = NULL;
-    r = 0;
-    if (spec != Py_None
-        && (r = PyObject_GetOptionalAttrString(spec, "loader", &loader)) > 0
-        && (r = PyObject_GetOptionalAttrString(
-                importlib, "_bootstrap_external", &external)) > 0
-        && (r = PyObject_GetOptionalAttrString(
-                external, "ExtensionFileLoader", &cls)) > 0)
-    {
-        r = PyObject_IsInstance(loader, cls);
-    }
-    Py_XDECREF(cls);
-    Py_XDECREF(external);
-    Py_XDECREF(loader);
-    Py_DECREF(spec);
-    return r;
+    return PySequence_Contains(names, fullname);
 }
 
 /* Is the body of a module whose namespace is 'dict' running in this
@@ -963,9 +929,9 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
     if (((_PyThreadStateImpl *)tstate)->lazy_imports.guarded > 0) {
         /* Run by an import that a try statement makes and whose
            ImportError it catches (contract rule 54): the try must see the
-           ImportError that this import raises eagerly.  A C module of the
-           standard library that is there raises none. */
-        r = is_present_c_stdlib_module(tstate, fullname);
+           ImportError that this import raises eagerly.  A module built
+           into the interpreter raises none. */
+        r = is_present_builtin_module(fullname);
         if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
             _PyErr_Clear(tstate);   /* the import itself will tell */
             r = 0;

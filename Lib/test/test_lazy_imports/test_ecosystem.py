@@ -8,6 +8,8 @@ ImportError.  Each test runs the same tree eagerly and with -L and compares
 what the program prints, and which modules it imports.
 """
 
+import importlib.machinery
+import sys
 import textwrap
 import unittest
 
@@ -881,33 +883,53 @@ class TryImportErrorTests(LazyImportsTestCase):
                      "'pkg._extra']"],
             roots=("pkg", "dep"))
 
-    def test_present_c_module_of_the_stdlib_stays_deferred(self):
-        # Contract rule 54: a C module of the standard library that is
-        # there (shutil's "import bz2" imports _bz2) raises no ImportError
-        # when imported, so it stays deferred; one that None in
-        # sys.modules blocks raises, as eagerly.
+    def test_builtin_module_stays_deferred(self):
+        # Contract rule 54: a module built into the interpreter raises no
+        # ImportError when imported, so it stays deferred; one that None
+        # in sys.modules blocks raises, as eagerly.
+        self.assertIn("pwd", sys.builtin_module_names)
         files = {"pkg/__init__.py":
                      self.OPTIONAL.format(handler="ImportError"),
-                 "pkg/_extra.py": "import array\nfrom array import array\n"}
+                 "pkg/_extra.py": "import pwd\nfrom pwd import getpwuid\n"}
         for blocked in (False, True):
             with self.subTest(blocked=blocked):
                 code = script(f"""\
                     import sys
                     if {blocked}:
-                        sys.modules['array'] = None
+                        sys.modules['pwd'] = None
                     import pkg
                     print(pkg.HAS_EXTRA)
-                    """, "pkg", "array")
+                    """, "pkg", "pwd")
                 results = self.run_both(files, code)
                 if blocked:
                     for lazy in MODES:
                         self.assert_printed(results[lazy],
-                                            ["False", "['array', 'pkg']"])
+                                            ["False", "['pkg', 'pwd']"])
                 else:
                     self.assert_printed(results[EAGER], [
-                        "True", "['array', 'pkg', 'pkg._extra']"])
+                        "True", "['pkg', 'pkg._extra', 'pwd']"])
                     self.assert_printed(results[LAZY], [
                         "True", "['pkg', 'pkg._extra']"])
+
+    def test_extension_module_found_but_failing_to_load(self):
+        # Contract rule 54: an extension module whose file is found may
+        # fail to load (a shared library it needs is missing), raising
+        # ImportError into the try as eagerly; shutil then leaves bztar
+        # out of its archive formats.
+        self.assertNotIn("array", sys.builtin_module_names)
+        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+        files = {"pkg/__init__.py":
+                     self.OPTIONAL.format(handler="ImportError"),
+                 "pkg/_extra.py": "import array\nfrom array import array\n",
+                 f"array{suffix}": "not a shared library\n"}
+        code = script("""\
+            import pkg
+            print(pkg.HAS_EXTRA)
+            """, "pkg")
+        results = self.run_both(files, code)
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                self.assert_printed(results[lazy], ["False", "['pkg']"])
 
     def test_try_without_an_import_handler_keeps_deferral(self):
         # Contract rules 9 and 54: the try's own import is eager, the
