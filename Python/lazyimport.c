@@ -891,6 +891,43 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
     return r;
 }
 
+/* Is 'code' the body of a module that protoc generated ("x_pb2.py",
+   whose body adds its file to protobuf's descriptor pool)?  The pool
+   needs the files of the modules it imports first: each import of such a
+   body runs as eagerly, whether or not the body reads the name (protoc's
+   "import dep_pb2 as dep__pb2" is read only by some messages).  The file
+   name is asked first, which turns away every other module cheaply. */
+static int
+is_protoc_module(PyObject *code)
+{
+    if (code == NULL || !PyCode_Check(code)) {
+        return 0;
+    }
+    PyCodeObject *co = (PyCodeObject *)code;
+    static const char suffix[] = "_pb2.py";
+    Py_ssize_t len = PyUnicode_Check(co->co_filename)
+                     ? PyUnicode_GET_LENGTH(co->co_filename) : 0;
+    if (len < (Py_ssize_t)sizeof(suffix) - 1) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)sizeof(suffix) - 1; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(co->co_filename,
+                                        len - (sizeof(suffix) - 1) + i);
+        if (c != (Py_UCS4)suffix[i]) {
+            return 0;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(co->co_names); i++) {
+        PyObject *name = PyTuple_GET_ITEM(co->co_names, i);
+        if (PyUnicode_Check(name)
+            && _PyUnicode_EqualToASCIIString(name, "AddSerializedFile"))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Called by IMPORT_NAME for an import statement that may be lazy, while
    lazy imports are enabled.  Returns a new lazy import object, None when
    the import must run now, or NULL with an exception set. */
@@ -983,6 +1020,11 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
             eager = "filter";
             goto eager;
         }
+    }
+    if (state->mode > 0 && state->heal && is_protoc_module(code)) {
+        eager = "protoc-generated module";
+        r = 1;
+        goto eager;
     }
     /* A from-import's module, looked up once for what follows. */
     PyObject *module = NULL;

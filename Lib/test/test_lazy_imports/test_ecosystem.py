@@ -396,6 +396,54 @@ class PackageIdiomTests(LazyImportsTestCase):
             "['deps', 'deps.v1', 'deps.v1.common_pb2', 'pb', 'pb.any_pb2', "
             "'pb.status_pb2']"])
 
+    def test_protoc_generated_module_imports_as_eagerly(self):
+        # Contract rule 58: a module protoc generated adds its file to the
+        # descriptor pool, which needs the files of the modules it imports
+        # first, whatever names it reads ("import dep_pb2 as dep__pb2" is
+        # read by some messages only).  Each import of such a body (a
+        # *_pb2.py whose body calls AddSerializedFile) runs as eagerly; a
+        # module that only looks like one keeps its imports deferred.
+        pool = """\
+            files = set()
+            class Pool:
+                def AddSerializedFile(self, name, deps):
+                    missing = set(deps) - files
+                    if missing:
+                        raise TypeError(f"Depends on {missing}, not loaded")
+                    files.add(name)
+            def Default(): return Pool()
+            """
+        files = {
+            "descriptor_pool.py": pool,
+            "dep_pb2.py": """\
+                print('exec', __name__)
+                import descriptor_pool as _descriptor_pool
+                _descriptor_pool.Default().AddSerializedFile('dep', [])
+                """,
+            "other.py": "print('exec', __name__)\n",
+            "svc_pb2.py": """\
+                import descriptor_pool as _descriptor_pool
+                import dep_pb2 as dep__pb2
+                _descriptor_pool.Default().AddSerializedFile('svc', ['dep'])
+                def field_type(): return dep__pb2
+                """,
+            "look_pb2.py": """\
+                import other
+                def reads(): return other
+                """,
+            "main.py": script("""\
+                import svc_pb2
+                import look_pb2
+                print(sorted(svc_pb2._descriptor_pool.files))
+                """, "dep_pb2", "other"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec dep_pb2", "exec other", "['dep', 'svc']",
+            "['dep_pb2', 'other']"])
+        self.assert_lines(results[LAZY], [
+            "exec dep_pb2", "['dep', 'svc']", "['dep_pb2']"])
+
     def test_package_aliases_its_own_submodule(self):
         # Contract rules 21 and 49: pyarrow's "import pyarrow.ipc as ipc" in
         # its own __init__.  The alias reads the submodule from the
