@@ -5,6 +5,10 @@
 # imported, the first frame outside the import machinery (the line that forced it).
 # Only `sys` and `os` (already imported at start-up) and the built-in `atexit` are used, so
 # the hook defeats no laziness.
+# With BENCH_STARTUP_MODULES naming a file (alone or with BENCH_STARTUP_STATS), it appends at
+# exit one line "PID NAME ...": the process id and the sorted names of sys.modules
+# (Tools/lazy/clicorpus.py, which puts this file first on PYTHONPATH; the pid tells the
+# process measured from the Python processes it starts).
 # BENCH_LAZY_EXCLUDING (comma-separated module names) is the setting a tool's maintainer
 # adopting -L would make at the program's start: applied only when lazy imports are on (the
 # fork's importlib.set_lazy_imports(excluding=...), or the peer's filter with the same names).
@@ -21,6 +25,17 @@ if _excluding:
         sys.set_lazy_imports_filter(lambda importer, name, fromlist: name not in _excluded)
 
 _stats = os.environ.get("BENCH_STARTUP_STATS")
+_modules = os.environ.get("BENCH_STARTUP_MODULES")
+if _modules:
+    import atexit
+
+    def _modules_report():
+        names = " ".join(sorted(sys.modules))
+        with open(_modules, "a") as f:
+            f.write(f"{os.getpid()} {names}\n")
+
+    atexit.register(_modules_report)
+
 if _stats:
     import atexit
 
