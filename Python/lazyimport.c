@@ -4379,19 +4379,165 @@ add_module_imports(PyCodeObject *co, PyObject *modname, PyObject *package,
     return r;
 }
 
+/* The code of the module at 'path' from its bytecode cache 'pyc', as
+   SourceLoader.get_code() reads it: a timestamp-based cache that matches
+   the source ('st' is the loader's path_stats()).  A new reference, or
+   NULL (an exception set) when there is none. */
+static PyObject *
+code_from_cache(PyObject *external, PyObject *loader, PyObject *name,
+                PyObject *path, PyObject *pyc, PyObject *st)
+{
+    PyObject *data = NULL, *details = NULL, *flags = NULL, *ok = NULL;
+    PyObject *mtime = NULL, *body = NULL, *code = NULL;
+    data = PyObject_CallMethod(loader, "get_data", "O", pyc);
+    if (data != NULL) {
+        details = Py_BuildValue("{sOsO}", "name", name, "path", pyc);
+    }
+    if (details != NULL) {
+        flags = PyObject_CallMethod(external, "_classify_pyc", "OOO", data,
+                                    name, details);
+    }
+    if (flags != NULL && (!PyLong_Check(flags) || PyLong_AsLong(flags) != 0
+                          || !PyDict_Check(st)))
+    {
+        /* Hash-based: checking it may read and hash the source. */
+        PyErr_SetString(PyExc_ImportError, "no timestamp-based cache");
+    }
+    else if (flags != NULL) {
+        PyObject *m = PyDict_GetItemString(st, "mtime");    /* borrowed */
+        PyObject *size = PyDict_GetItemString(st, "size");
+        mtime = (m && size) ? PyNumber_Long(m) : NULL;
+        if (mtime != NULL) {
+            ok = PyObject_CallMethod(external, "_validate_timestamp_pyc",
+                                     "OOOOO", data, mtime, size, name,
+                                     details);
+        }
+        else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ImportError, "no source stats");
+        }
+    }
+    if (ok != NULL) {
+        body = PyBytes_Check(data) && PyBytes_GET_SIZE(data) >= 16
+               ? PyBytes_FromStringAndSize(PyBytes_AS_STRING(data) + 16,
+                                           PyBytes_GET_SIZE(data) - 16)
+               : NULL;
+        if (body != NULL) {
+            code = PyObject_CallMethod(external, "_compile_bytecode", "OOOO",
+                                       body, name, pyc, path);
+        }
+        else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ImportError, "bad cache");
+        }
+    }
+    Py_XDECREF(body);
+    Py_XDECREF(mtime);
+    Py_XDECREF(ok);
+    Py_XDECREF(flags);
+    Py_XDECREF(details);
+    Py_XDECREF(data);
+    return code;
+}
+
+/* Set *code to a new reference to the code that importing the module
+   'name' will run, read without running the loader twice: 'loader' must
+   be exactly importlib's SourceFileLoader (a subclass may transform the
+   code: typeguard's, pytest's assertion rewriting; another loader's
+   get_code() may do anything).  The code comes from the bytecode cache
+   that the loader would use, or else is compiled from the source here,
+   once: the import takes it from _bootstrap_external._lazy_compiled
+   (keyed by the path and the source bytes), so that warnings are printed
+   and the compile paid once.  Else *code is NULL: the code cannot tell.
+   Returns 0, or -1 with an exception set (one not derived from
+   Exception: the others leave *code NULL). */
+static int
+read_code(PyObject *external, PyObject *loader, PyObject *name,
+          PyObject **code)
+{
+    *code = NULL;
+    PyObject *cls = PyObject_GetAttrString(external, "SourceFileLoader");
+    if (cls == NULL || (PyObject *)Py_TYPE(loader) != cls) {
+        Py_XDECREF(cls);
+        goto done;
+    }
+    Py_DECREF(cls);
+    PyObject *path = NULL, *pyc = NULL, *st = NULL, *source = NULL;
+    PyObject *stash = NULL;
+    path = PyObject_CallMethod(loader, "get_filename", "O", name);
+    if (path != NULL) {
+        st = PyObject_CallMethod(loader, "path_stats", "O", path);
+    }
+    if (st != NULL) {
+        pyc = PyObject_CallMethod(external, "cache_from_source", "O", path);
+        if (pyc != NULL) {
+            *code = code_from_cache(external, loader, name, path, pyc, st);
+        }
+    }
+    if (*code == NULL && st != NULL) {
+        if (PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+                goto cleanup;
+            }
+            PyErr_Clear();
+        }
+        /* No cache to use: compile, and leave the code to the import. */
+        if (PyObject_GetOptionalAttrString(external, "_lazy_compiled",
+                                           &stash) > 0
+            && PyDict_CheckExact(stash))
+        {
+            source = PyObject_CallMethod(loader, "get_data", "O", path);
+        }
+        if (source != NULL) {
+            *code = PyObject_CallMethod(loader, "source_to_code", "OO",
+                                        source, path);
+        }
+        if (*code != NULL) {
+            PyObject *key = PyTuple_Pack(2, path, source);
+            /* Entries of modules read but never imported are few; they
+               are dropped past a bound. */
+            if (PyDict_GET_SIZE(stash) >= 64) {
+                PyDict_Clear(stash);
+            }
+            if (key == NULL || PyDict_SetItem(stash, key, *code) < 0) {
+                Py_CLEAR(*code);
+            }
+            Py_XDECREF(key);
+        }
+    }
+cleanup:
+    Py_XDECREF(stash);
+    Py_XDECREF(source);
+    Py_XDECREF(st);
+    Py_XDECREF(pyc);
+    Py_XDECREF(path);
+done:
+    if (*code != NULL && !PyCode_Check(*code)) {
+        Py_CLEAR(*code);
+    }
+    if (PyErr_Occurred()) {
+        Py_CLEAR(*code);
+        if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+            return -1;
+        }
+        PyErr_Clear();  /* the import itself will tell */
+    }
+    return 0;
+}
+
 /* Add to 'only' the imports of the code of 'name', a module of the
    package 'package' (namespace 'pdict', __path__ 'path'), read before it
-   runs (see add_imports_of()).  Sets *all when the code cannot tell: a
-   subpackage (its body imports its own modules), an extension module, a
-   loader without get_code().  Returns 0, or -1 with an exception set. */
+   runs (see add_imports_of(), read_code()).  Sets *all when the code
+   cannot tell: a subpackage (its body imports its own modules), an
+   extension module, a module served by another loader than importlib's
+   SourceFileLoader.  Returns 0, or -1 with an exception set. */
 static int
 add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
                       PyObject *package, PyObject *pdict, PyObject *only,
                       int *all)
 {
+    PyObject *importlib = tstate->interp->imports.importlib;
     PyObject *spec, *sub = NULL, *loader = NULL, *code = NULL;
-    spec = PyObject_CallMethod(tstate->interp->imports.importlib,
-                               "_find_spec", "OO", name, path);
+    PyObject *external = NULL;
+    spec = PyObject_CallMethod(importlib, "_find_spec", "OO", name, path);
     int r = spec == NULL ? -1 : spec != Py_None;
     if (r > 0) {
         r = PyObject_GetOptionalAttrString(
@@ -4401,10 +4547,12 @@ add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
         r = sub == Py_None
             ? PyObject_GetOptionalAttrString(spec, "loader", &loader) : 0;
         if (r > 0 && loader != Py_None) {
-            r = PyObject_GetOptionalAttrString(loader, "get_code", &code);
+            r = PyObject_GetOptionalAttrString(importlib,
+                                               "_bootstrap_external",
+                                               &external);
             if (r > 0) {
-                Py_SETREF(code, PyObject_CallOneArg(code, name));
-                r = code == NULL ? -1 : PyCode_Check(code);
+                r = read_code(external, loader, name, &code);
+                r = r < 0 ? -1 : code != NULL;
             }
         }
         if (r > 0) {
@@ -4415,6 +4563,7 @@ add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
             *all = 1;
         }
     }
+    Py_XDECREF(external);
     Py_XDECREF(code);
     Py_XDECREF(loader);
     Py_XDECREF(sub);

@@ -67,6 +67,9 @@ SUBJECTS = {
     52: "popular packages keep their API",
     53: "run_path, retention, inert objects, shutdown",
     54: "a try sees eager code's ImportError",
+    55: "an early completion has a cause",
+    56: "a name imported from the module itself",
+    58: "defaults cover a class of modules",
 }
 RULES = sorted(SUBJECTS)
 

@@ -13,9 +13,9 @@ import sys
 import textwrap
 import unittest
 
-from test.support import requires_subprocess
+from test.support import os_helper, requires_subprocess
 
-from .util import MODES, LazyImportsTestCase
+from .util import MODES, LazyImportsTestCase, write_files
 
 EAGER, LAZY = MODES
 
@@ -795,6 +795,77 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec log._logger", "exec log._global", "exec log._observer",
             "Publisher",
             "['log', 'log._global', 'log._logger', 'log._observer']"])
+
+    #: pkg.a and pkg.b import each other; cycle(warn=True) gives each of
+    #: them a SyntaxWarning (an invalid escape sequence).
+    CYCLE = {
+        "pkg/__init__.py": "from .a import A\nfrom .b import B\n",
+        "pkg/a.py": "print('exec', __name__)\nx = '{WARN}'\n"
+                    "from .b import B\nA = 1\n",
+        "pkg/b.py": "print('exec', __name__)\ny = '{WARN}'\n"
+                    "from . import a\nB = 2\n",
+    }
+
+    def cycle(self, warn):
+        return {name: text.replace("{WARN}", "\\d" if warn else "d")
+                for name, text in self.CYCLE.items()}
+
+    def test_package_order_compiles_each_module_once(self):
+        # Contract rules 51 and 55: the code of the package's modules is
+        # read before they run, once: the compiler's warnings are printed
+        # once per module, as eagerly, with or without a bytecode cache.
+        files = self.cycle(warn=True)
+        files["main.py"] = "from pkg.b import B\nprint(B)\n"
+        for cache in (False, True):
+            with self.subTest(cache=cache):
+                env = {} if cache else {"PYTHONDONTWRITEBYTECODE": "1"}
+                with os_helper.temp_dir() as root:
+                    write_files(root, files)
+                    if cache:
+                        # Compiled without the warnings, as pip does.
+                        self.run_python("-W", "ignore", "-m", "compileall",
+                                        "-q", "pkg", lazy=False, cwd=root)
+                    results = {lazy: self.run_python(
+                        "main.py", lazy=lazy, cwd=root, env=env)
+                        for lazy in MODES}
+                for lazy in MODES:
+                    with self.subTest(lazy=lazy):
+                        self.assertEqual(results[lazy].lines,
+                                         ["exec pkg.a", "exec pkg.b", "2"])
+                        warnings = sorted(
+                            line for line in results[lazy].err.splitlines()
+                            if "SyntaxWarning" in line)
+                        self.assertEqual(len(warnings), 0 if cache else 2,
+                                         results[lazy].err)
+
+    def test_package_order_runs_no_loader_twice(self):
+        # Contract rules 33 and 55: a loader of an import hook (a subclass
+        # of SourceFileLoader, as typeguard's and pytest's are) is asked
+        # for each module once; the package order does not read its code.
+        files = self.cycle(warn=False)
+        files["main.py"] = """\
+            import sys
+            from importlib.machinery import PathFinder, SourceFileLoader
+            seen = []
+            class Loader(SourceFileLoader):
+                def get_code(self, fullname):
+                    seen.append(fullname)
+                    return super().get_code(fullname)
+            class Finder:
+                def find_spec(self, name, path=None, target=None):
+                    spec = PathFinder.find_spec(name, path)
+                    if spec is not None and spec.origin.endswith('.py'):
+                        spec.loader = Loader(name, spec.origin)
+                    return spec
+            sys.meta_path.insert(0, Finder())
+            from pkg.b import B
+            print(B)
+            print(sorted(n for n in seen if n.split('.')[0] == 'pkg'))
+            """
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec pkg.a", "exec pkg.b", "2", "['pkg', 'pkg.a', 'pkg.b']"])
+        self.assertEqual(results[LAZY].lines, results[EAGER].lines)
 
     def test_package_order_keeps_other_imports_deferred(self):
         # Contract rule 51: the order kept is among the package's own
