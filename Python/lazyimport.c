@@ -1076,7 +1076,12 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
     PyObject *lazy = _PyLazyImport_New(name, fullname, fromlist, level,
                                        globals, locals, builtins,
                                        code, addr);
-    if (lazy == NULL
+    if (lazy != NULL) {
+        /* See _PyLazyImport_DefinedLater(). */
+        r = PyDict_Contains(globals, &_Py_ID(__getattr__));
+        LAZY(lazy)->lz_getattr_before = (r > 0);
+    }
+    if (lazy == NULL || r < 0
         || current_origin(tstate, globals, &LAZY(lazy)->lz_origin) < 0
         || bind_submodules(LAZY(lazy), module) < 0)
     {
@@ -3315,28 +3320,16 @@ int
 _PyLazyImport_DefinedLater(PyObject *dict, PyObject *func)
 {
     PyThreadState *tstate = _PyThreadState_GET();
-    if (RESOLVING(tstate).resolving_len == 0 || !PyFunction_Check(func)
-        || PyFunction_GET_GLOBALS(func) != dict)
-    {
-        return 0;
-    }
-    PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(func);
     for (Py_ssize_t i = RESOLVING(tstate).resolving_len - 1; i >= 0; i--) {
         PyLazyImportObject *lz =
             statement_of(LAZY(RESOLVING(tstate).resolving[i].lazy));
-        if (lz->lz_globals != dict) {
-            continue;
+        if (lz->lz_globals == dict) {
+            /* The innermost statement of that body: eagerly the body is
+               paused there, and __getattr__ is bound only if it was bound
+               when the statement ran (by a def before it, an assignment,
+               or a factory of another module: lazy_loader.attach()). */
+            return !lz->lz_getattr_before;
         }
-        /* The innermost statement of that body: where it is paused. */
-        if (lz->lz_code == NULL || !PyCode_Check(lz->lz_code)
-            || ((PyCodeObject *)lz->lz_code)->co_filename
-               != code->co_filename)
-        {
-            return 0;
-        }
-        int line = PyCode_Addr2Line((PyCodeObject *)lz->lz_code,
-                                    lz->lz_addr);
-        return line > 0 && code->co_firstlineno > line;
     }
     return 0;
 }

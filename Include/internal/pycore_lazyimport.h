@@ -52,6 +52,8 @@ typedef struct {
                                    walk failed and was reported: the walk
                                    gives None for it without importing
                                    again (Objects/dictobject.c) */
+    unsigned char lz_getattr_before;    /* its namespace bound __getattr__
+                                   when the statement ran */
     PyObject *lz_value;         /* the result, once resolved */
     PyObject *lz_package;       /* reference: the package it is bound in,
                                    until the import system loads the
@@ -171,12 +173,13 @@ extern int _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
    with an exception set (one not derived from Exception). */
 extern int _PyLazyImport_CatchUp(PyObject *module, PyObject *name);
 
-/* Is 'func', a function that the module body of namespace 'dict' defines,
-   one that eager execution has not defined yet: is the module body, in
+/* Is 'func', the __getattr__ that the namespace 'dict' of a module binds,
+   one that eager execution has not bound yet: is the module body, in
    eager order, paused at a deferred import that this thread is resolving,
-   before the definition?  (A module's __getattr__ defined after its
-   imports is not called for a from-import that those imports make.)
-   Returns 1 or 0; raises nothing. */
+   which ran while the namespace had no __getattr__?  However it came to
+   be bound (a def, an assignment, a factory of another module), a
+   module's __getattr__ bound after its imports is not called for a
+   lookup that those imports make.  Returns 1 or 0; raises nothing. */
 extern int _PyLazyImport_DefinedLater(PyObject *dict, PyObject *func);
 
 /* The import system is about to import the submodule 'fullname' of the

@@ -140,6 +140,55 @@ class MissedAttributeTests(LazyImportsTestCase):
         }
         self.assert_same(files, ["u", "['js', 'js._utils', 'js.validators']"])
 
+    def test_getattr_bound_after_the_imports_however_made(self):
+        # Contract rules 50 and 51: a module __getattr__ made by a factory
+        # of another module (lazy_loader.attach(), as scikit-image,
+        # networkx and napari use it) or bound by an assignment after the
+        # imports is, eagerly, not there yet while those imports run: a
+        # probe of the package made by them imports no submodule.
+        factory = """\
+            import importlib
+            def attach(package):
+                def __getattr__(name):
+                    try:
+                        return importlib.import_module(f"{package}.{name}")
+                    except ModuleNotFoundError:
+                        raise AttributeError(name) from None
+                return __getattr__
+            """
+        bindings = {
+            "factory": """\
+                from .core import thing
+                import lazyfactory
+                __getattr__ = lazyfactory.attach(__name__)
+                """,
+            "assignment": """\
+                def _getattr(name):
+                    import importlib
+                    return importlib.import_module(f"{__name__}.{name}")
+                from .core import thing
+                __getattr__ = _getattr
+                """,
+        }
+        for how, init in bindings.items():
+            with self.subTest(how=how):
+                files = {
+                    "lazyfactory.py": factory,
+                    "pkg/__init__.py": init,
+                    "pkg/core.py": """\
+                        import pkg
+                        print(hasattr(pkg, 'extra'))
+                        thing = 1
+                        """,
+                    "pkg/extra.py": "print('exec', __name__)\n",
+                    "main.py": script("""\
+                        import pkg
+                        print(pkg.thing)
+                        """, "pkg"),
+                }
+                self.assert_same(files, ["False", "1",
+                                         "['pkg', 'pkg.core']"])
+
     def test_miss_that_is_a_miss_eagerly(self):
         # Contract rules 50 and 51: getattr() with a default of a name
         # that no import sets completes the module's own deferred imports
