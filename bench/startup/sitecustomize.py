@@ -29,10 +29,28 @@ _modules = os.environ.get("BENCH_STARTUP_MODULES")
 if _modules:
     import atexit
 
+    # With BENCH_STARTUP_LAZY_EVENTS as well, the fork's import observer records the
+    # statements that lazy mode runs at once ("eager", with the rule's reason) or completes
+    # before their first use ("early", with the cause); one line each at exit,
+    # "E PID EVENT IMPORTER NAME FROMLIST REASON" (tab-separated).
+    _events = None
+    if os.environ.get("BENCH_STARTUP_LAZY_EVENTS"):
+        _imp = sys.modules["_imp"]
+        if hasattr(_imp, "_set_lazy_observer"):
+            _events = []
+
+            def _observe(event, key, name, fromlist, importer, filename, lineno, extra):
+                if event in ("eager", "early"):
+                    _events.append((event, importer, name, ",".join(fromlist or ()), extra))
+
+            _imp._set_lazy_observer(_observe)
+
     def _modules_report():
         names = " ".join(sorted(sys.modules))
         with open(_modules, "a") as f:
             f.write(f"{os.getpid()} {names}\n")
+            for event in _events or ():
+                f.write("E\t%d\t%s\t%s\t%s\t%s\t%s\n" % (os.getpid(), *event))
 
     atexit.register(_modules_report)
 
