@@ -266,6 +266,14 @@ class Runner:
         self.workroot = workroot
         self.probe_dir = probe_dir
 
+    def build(self):
+        """When the fork's interpreter was linked (a rebuild during a run
+        mixes two builds)."""
+        try:
+            return int(os.stat(self.pythons[0]).st_mtime)
+        except OSError:
+            return 0
+
     def argv(self, mode, script, arg):
         side = {"peer": "peer", "peer-L": "peer",
                 "base-L": "base"}.get(mode, "fork")
@@ -294,6 +302,8 @@ class Runner:
             TERM="dumb", COLUMNS="100", LINES="40", LANG="C.UTF-8")
         if mode == "peer-L":
             env["PYTHON_LAZY_IMPORTS"] = "all"
+        if mode == "fork-L-v":
+            env["BENCH_STARTUP_LAZY_EVENTS"] = "1"
         return env
 
     def normalise(self, text, run_dir):
@@ -314,12 +324,17 @@ class Runner:
         for sub in ("home", "cwd", "tmp"):
             os.mkdir(os.path.join(run_dir, sub))
         modules_file = os.path.join(run_dir, "modules")
-        start = time.perf_counter()
-        proc = subprocess.Popen(
-            argv, cwd=os.path.join(run_dir, "cwd"),
-            env=self.environment(run_dir, modules_file, mode),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True)
+        while True:
+            start = time.perf_counter()
+            try:
+                proc = subprocess.Popen(
+                    argv, cwd=os.path.join(run_dir, "cwd"),
+                    env=self.environment(run_dir, modules_file, mode),
+                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, start_new_session=True)
+                break
+            except OSError:             # the interpreter being relinked
+                wait_for(argv[0])
         try:
             out, err = proc.communicate(timeout=self.timeout)
             rc = proc.returncode
@@ -328,10 +343,15 @@ class Runner:
             out, err = proc.communicate()
             rc = None
         seconds = time.perf_counter() - start
-        names = None
+        names, events = None, []
         try:
             with open(modules_file, encoding="utf-8") as f:
                 for line in f:
+                    if line.startswith("E\t"):
+                        fields = line.rstrip("\n").split("\t")
+                        if fields[1] == str(proc.pid) and len(fields) == 7:
+                            events.append(fields[2:])
+                        continue
                     pid, _, rest = line.partition(" ")
                     if pid == str(proc.pid):
                         names = rest.split()
@@ -341,7 +361,7 @@ class Runner:
         err = self.normalise(err.decode("utf-8", "replace"), run_dir)
         shutil.rmtree(run_dir, ignore_errors=True)
         result = {"rc": rc, "seconds": round(seconds, 3),
-                  "stdout": out, "stderr": err}
+                  "stdout": out, "stderr": err, "events": events}
         if names is not None:
             names = [n for n in names if n != "sitecustomize"]
             stdlib = self.stdlib[side]
@@ -362,6 +382,24 @@ def early_completions(stderr):
     return lines, reasons
 
 
+# Reasons of the observer's "eager" events that load nothing -L would not:
+# the import system's own modules, and a from-import whose module is
+# imported and whose names are bound.
+FREE_EAGER = ("import system", "names bound")
+
+# Short names of the causes -v prints (Python/lazyimport.c), for the table.
+SHORT = (("imports its submodule", "package order"),
+         ("had no attribute", "missing attribute"),
+         ("which its package's imports may fill", "registry read"))
+
+
+def short(reason):
+    for text, name in SHORT:
+        if text in reason:
+            return name
+    return reason
+
+
 def same_output(a, b):
     return (a["rc"] == b["rc"] and a["stdout"] == b["stdout"]
             and a["stderr"] == b["stderr"])
@@ -369,9 +407,13 @@ def same_output(a, b):
 
 def measure(runner, command, modes):
     """Run *command* in *modes*; the entry that goes into the JSON."""
-    runs = {m: runner.run(m, command["script"], command["arg"])
-            for m in modes}
-    entry = dict(command, modes={})
+    builds = set()
+    runs = {}
+    for m in modes:
+        builds.add(runner.build())
+        runs[m] = runner.run(m, command["script"], command["arg"])
+    builds.add(runner.build())
+    entry = dict(command, modes={}, fork_build=sorted(builds))
     for mode, r in runs.items():
         ref = REFERENCE[mode]
         info = {k: r.get(k) for k in ("rc", "seconds", "modules", "stdlib",
@@ -391,6 +433,14 @@ def measure(runner, command, modes):
         lines, reasons = early_completions(runs["fork-L-v"]["stderr"])
         entry["early"] = reasons
         entry["early_count"] = len(lines)
+        # The statements -L ran at once by a rule of its own (the import
+        # observer's "eager" events), but those that cost nothing.
+        eager = [(imp, name, fl, why) for event, imp, name, fl, why
+                 in runs["fork-L-v"]["events"]
+                 if event == "eager" and why not in FREE_EAGER]
+        entry["eager_rules"] = {}
+        for *_, why in eager:
+            entry["eager_rules"][why] = entry["eager_rules"].get(why, 0) + 1
         lazy, heal0 = runs["fork-L"].get("names"), runs["fork-L-heal0"].get(
             "names")
         if lazy is not None and heal0 is not None:
@@ -398,6 +448,9 @@ def measure(runner, command, modes):
             if extra:
                 entry["more_than_heal0"] = extra
                 entry["early_lines"] = lines
+                entry["eager_statements"] = [
+                    f"{imp}: {name}" + (f" ({fl})" if fl else "")
+                    + f" [{why}]" for imp, name, fl, why in eager]
     lazy, peer = runs.get("fork-L", {}), runs.get("peer-L", {})
     if lazy.get("names") is not None and peer.get("names") is not None:
         std_f, std_p = runner.stdlib["fork"], runner.stdlib["peer"]
@@ -432,6 +485,27 @@ def works(entry, mode):
                     "modules") is not None)
 
 
+def by_package(names, limit=6):
+    """'top-level x count, ...' of module names, the largest first."""
+    counts = {}
+    for name in names:
+        top = name.partition(".")[0]
+        counts[top] = counts.get(top, 0) + 1
+    tops = sorted(counts.items(), key=lambda x: (-x[1], x[0]))
+    return ", ".join(f"{t} x{c}" if c > 1 else t for t, c in tops[:limit]) + (
+        f", ... ({len(tops)} packages)" if len(tops) > limit else "")
+
+
+def peer_works(entry):
+    """peer-L gives peer's output, and the peer runs the command as the
+    fork does: the same exit status, no traceback the fork has not."""
+    if not works(entry, "peer-L"):
+        return False
+    fork, peer = entry["modes"]["fork"], entry["modes"]["peer"]
+    return fork["rc"] == peer["rc"] and (fork["traceback"]
+                                         or not peer["traceback"])
+
+
 def ratio_line(entries, mode, ref, field="modules"):
     pairs = [(e["modes"][mode][field], e["modes"][ref][field])
              for e in entries if works(e, mode)
@@ -464,6 +538,14 @@ def report(data):
             "standard library (3.15) is not the fork's (3.13): compare "
             "the non-stdlib counts (`ns`), the fairer figure.", ""]
 
+    builds = sorted({b for e in entries for b in e.get("fork_build", [])})
+    if len(builds) > 1:
+        stamps = ", ".join(time.strftime("%H:%M:%S", time.gmtime(b))
+                           for b in builds)
+        mixed = [key(e) for e in entries if len(e.get("fork_build", [])) > 1]
+        out += [f"**The fork was rebuilt during the run** (builds linked at "
+                f"{stamps} UTC): its figures mix builds; "
+                f"{len(mixed)} commands saw two builds.", ""]
     # Summary first.
     out += ["## Summary", ""]
     agree = [e for e in entries if works(e, "fork-L")]
@@ -474,21 +556,24 @@ def report(data):
         out.append(f"- fork -L -X lazy_imports_heal=0 same output as eager: "
                    f"{h0}/{len(entries)}")
     more = [e for e in agree if e.get("more_than_heal0")
-            and (e["modes"]["fork-L"]["modules"]
-                 > e["modes"]["fork-L-heal0"].get("modules") or 0)]
+            and e["modes"]["fork-L"]["modules"]
+            > e["modes"]["fork-L-heal0"]["modules"]]
     out.append(f"- fork -L loads more modules than with heal=0 (among the "
                f"{len(agree)}): {len(more)}")
     if has_peer:
         both = [e for e in entries if works(e, "fork-L")
-                and works(e, "peer-L")]
+                and peer_works(e)]
         more_peer = [e for e in both if e["modes"]["fork-L"]["nonstdlib"]
                      > e["modes"]["peer-L"]["nonstdlib"]]
         more_peer_all = [e for e in both if e["modes"]["fork-L"]["modules"]
                          > e["modes"]["peer-L"]["modules"]]
         peer_ok = sum(1 for e in entries if works(e, "peer-L"))
+        peer_runs = sum(1 for e in entries if peer_works(e))
         peer_ran = sum(1 for e in entries if "peer-L" in e["modes"])
         out.append(f"- peer-L same output as peer: {peer_ok}/{peer_ran} "
-                   "commands the peer has")
+                   "commands the peer has; of which the peer runs as the "
+                   f"fork does (same exit status, no new traceback): "
+                   f"{peer_runs}")
         out.append(f"- fork -L loads more non-stdlib modules than peer-L "
                    f"(among the {len(both)} both run correctly): "
                    f"{len(more_peer)}; more modules in all: "
@@ -512,7 +597,7 @@ def report(data):
                                     ).split(" ", 1)[1])
     if has_peer:
         both = [e for e in entries if works(e, "fork-L")
-                and works(e, "peer-L")]
+                and peer_works(e)]
         out.append("- on the commands both run correctly: "
                    + ratio_line(both, "fork-L", "fork") + ", "
                    + ratio_line(both, "peer-L", "peer") + "; non-stdlib "
@@ -529,6 +614,19 @@ def report(data):
                 "(lines, commands):", ""]
         for r, (c, k) in sorted(reasons.items(), key=lambda x: -x[1][0]):
             out.append(f"- {c} in {k} commands: {r}")
+    rules = {}
+    for e in entries:
+        for r, c in e.get("eager_rules", {}).items():
+            rules.setdefault(r, [0, 0])
+            rules[r][0] += c
+            rules[r][1] += 1
+    if rules:
+        out += ["", "Statements fork -L ran at once by a rule (the import "
+                "observer's reasons, in the `-v` run; those that load "
+                "nothing, " + ", ".join(FREE_EAGER) + ", left out), "
+                "(statements, commands):", ""]
+        for r, (c, k) in sorted(rules.items(), key=lambda x: -x[1][0]):
+            out.append(f"- {c} in {k} commands: {r}")
 
     out += ["", "### fork -L loads more than fork -L -X lazy_imports_heal=0",
             "", "Commands whose -L output is the eager one; +N is -L minus "
@@ -544,19 +642,30 @@ def report(data):
         why = "; ".join(f"{c}x {r}" for r, c in sorted(
             e.get("early", {}).items(), key=lambda x: -x[1])) or "none"
         h0, lz = e["modes"]["fork-L-heal0"], e["modes"]["fork-L"]
+        broken = "" if h0.get("same") else " (heal=0 output differs)"
+        extra = e["more_than_heal0"]
         out.append(f"- `{key(e)}`: +{d} ({h0['modules']} -> "
                    f"{lz['modules']}, eager {e['modes']['fork']['modules']})"
-                   f"; early: {why}")
+                   f"{broken}; early: {why}; the extra modules: "
+                   + by_package(extra))
         first = [line for line in e.get("early_lines", [])][:3]
         for line in first:
             out.append(f"    - `{line}`")
+        rules = e.get("eager_rules", {})
+        if rules:
+            out.append("    - ran at once by a rule: " + "; ".join(
+                f"{c}x {r}" for r, c in sorted(rules.items(),
+                                               key=lambda x: -x[1]))
+                + ": " + ", ".join(f"`{x}`" for x in
+                                   e.get("eager_statements", [])[:4]))
     if has_peer:
         out += ["", "### fork -L loads more non-stdlib modules than peer-L",
                 "", "Among the commands both run correctly; the modules are "
-                "non-stdlib names fork -L has and peer-L has not (first 8).",
+                "the non-stdlib ones fork -L has and peer-L has not, per "
+                "top-level package.",
                 ""]
         both = [e for e in entries if works(e, "fork-L")
-                and works(e, "peer-L")]
+                and peer_works(e)]
         more_peer = [e for e in both if e["modes"]["fork-L"]["nonstdlib"]
                      > e["modes"]["peer-L"]["nonstdlib"]]
         if not more_peer:
@@ -569,8 +678,7 @@ def report(data):
             out.append(f"- `{key(e)}`: non-stdlib {f['nonstdlib']} vs "
                        f"{p['nonstdlib']} (+{f['nonstdlib'] - p['nonstdlib']}"
                        f"; all {f['modules']} vs {p['modules']}): "
-                       + ", ".join(names[:8])
-                       + (" ..." if len(names) > 8 else ""))
+                       + by_package(names))
     diff = [e for e in entries
             if e["modes"].get("fork-L", {}).get("same") is False]
     out += ["", "### fork -L output differs from eager", ""]
@@ -599,7 +707,8 @@ def report(data):
     cols = [m for m in ("fork", "fork-L", "fork-L-heal0", "base-L", "peer",
                         "peer-L") if m in modes]
     out += ["", "## Per command", "", "Modules (all / non-stdlib), flag; "
-            "early: completed-early lines of fork -L -v.", "",
+            "early: completed-early lines of fork -L -v per cause, and "
+            "(eager) statements -L ran at once by a rule.", "",
             "| # | package | command | " + " | ".join(cols)
             + " | early |", "| --- | --- | --- |" + " --- |" * (len(cols) + 1)]
     for e in entries:
@@ -613,9 +722,14 @@ def report(data):
                     "" if "same" not in info else
                     "=" if info["same"] else "D")
             cells.append(f"{n(info)}/{n(info, 'nonstdlib')} {flag}".strip())
+        early = ", ".join(
+            [f"{c} {short(r)}" for r, c in sorted(
+                e.get("early", {}).items(), key=lambda x: -x[1])]
+            + [f"{c} {r} (eager)" for r, c in sorted(
+                e.get("eager_rules", {}).items(), key=lambda x: -x[1])])
         out.append(f"| {e['rank']} | {e['package']} | `{e['script']} "
                    f"{e['arg']}` | " + " | ".join(cells)
-                   + f" | {e.get('early_count', '')} |")
+                   + f" | {early} |")
     if data.get("without_commands"):
         out += ["", "## Packages without a command", ""]
         for name, why in data["without_commands"].items():
@@ -726,6 +840,8 @@ def main(argv=None):
                         help="keep the commands OUT/clicorpus.json has "
                         "measured in the same modes")
     parser.add_argument("--install-only", action="store_true")
+    parser.add_argument("--report-only", action="store_true",
+                        help="write OUT/clicorpus.md from OUT/clicorpus.json")
     parser.add_argument("--time", type=int, default=0, metavar="ROUNDS",
                         help="add the wall-time subset, ROUNDS rounds")
     parser.add_argument("--time-tools", default=None,
@@ -733,6 +849,14 @@ def main(argv=None):
                         "10 with the most modules eagerly)")
     args = parser.parse_args(argv)
 
+    if args.report_only:
+        with open(os.path.join(args.out, "clicorpus.json"),
+                  encoding="utf-8") as f:
+            data = json.load(f)
+        with open(os.path.join(args.out, "clicorpus.md"), "w",
+                  encoding="utf-8") as f:
+            f.write(report(data))
+        return 0
     corpus = read_corpus(args.packages)
     if args.only:
         wanted = {ecosystem.canonical(x)
@@ -841,6 +965,8 @@ def main(argv=None):
             cmodes = [m for m in modes if not m.startswith("peer")
                       or command["script"] in peer_scripts]
             entry = measure(runner, command, cmodes)
+            if len(entry["fork_build"]) > 1:     # rebuilt meanwhile: again
+                entry = measure(runner, command, cmodes)
             data["commands"].append(entry)
             m = entry["modes"]
             print(f"clicorpus: {i}/{len(commands)} {key(command)}: "
