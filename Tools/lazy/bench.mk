@@ -126,3 +126,24 @@ test-ecosystem: build  ## top PyPI packages imported eagerly and with -L: same A
 		--venv $(ECOSYSTEM)/venv-fork --out $(REPORTS) \
 		$(if $(PEER_PYTHON),--peer-python $(PEER_PYTHON) --peer-venv $(ECOSYSTEM)/venv-peer) \
 		$(if $(LIMIT),--limit $(LIMIT)) $(if $(ONLY),--only "$(ONLY)")
+
+# The wide CLI corpus (issue 37): every console script of the most-downloaded PyPI packages
+# of bench/clicorpus/packages.txt, installed from wheels into $(BUILD)/clicorpus/venv-fork,
+# run with --version and with --help eagerly, with -L and with -L -X lazy_imports_heal=0, in
+# a temporary home with no network: modules in sys.modules at exit, the same output as
+# eagerly or not, and each early completion of -L with its reason (Tools/lazy/clicorpus.py).
+# Needs the network for the installs: not part of make test.  PEER_PYTHON=/path/to/python3.15
+# adds CPython 3.15 eager and with PYTHON_LAZY_IMPORTS=all (venv $(BUILD)/clicorpus/venv-peer);
+# BASE_PYTHON= an earlier build of the fork, run with -L beside the current one; LIMIT=N the
+# first N packages (default 300), ONLY="a b" some of them; TIME=N adds N interleaved rounds of
+# wall time on 10 --version commands.
+CLICORPUS := $(BUILD)/clicorpus
+
+.PHONY: bench-cli
+
+bench-cli: build  ## console scripts of the top PyPI packages: modules eager, -L, heal=0 ($(REPORTS)/clicorpus.md; PEER_PYTHON=, BASE_PYTHON=, LIMIT=, ONLY=, TIME=)
+	@$(CLEAN_ENV) $(PY_FORK) $(T)/clicorpus.py --python $(PY_FORK) \
+		--venv $(CLICORPUS)/venv-fork --out $(REPORTS) \
+		$(if $(PEER_PYTHON),--peer-python $(PEER_PYTHON) --peer-venv $(CLICORPUS)/venv-peer) \
+		$(if $(BASE_PYTHON),--base-python $(BASE_PYTHON) --base-venv $(CLICORPUS)/venv-base) \
+		$(if $(LIMIT),--limit $(LIMIT)) $(if $(ONLY),--only "$(ONLY)") $(if $(TIME),--time $(TIME))
