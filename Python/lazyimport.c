@@ -312,15 +312,17 @@ is_import_system(PyObject *fullname, PyObject *fromlist)
     return 0;
 }
 
-/* Is 'fullname' a module built into the interpreter (or one already
-   imported)?  Importing it runs no Python body and loads no file, so it
-   raises no ImportError, and an import that a try guards (contract rule
-   54) may stay deferred.  An extension module whose file is found may
-   still fail to load (a shared library it needs is missing): only
-   importing it tells, as eagerly.  Returns 1, 0, or -1 with an exception
-   set. */
+/* Would the statement importing 'fullname' (with 'fromlist') raise no
+   ImportError, whatever the modules it runs: is 'fullname' a module built
+   into the interpreter, or one already imported, and does it hold the
+   names of the fromlist?  A built-in module runs no Python body and loads
+   no file; an imported one is only read; "from pkg import sub" where pkg
+   lacks sub imports pkg.sub, whose body may fail.  An extension module
+   whose file is found may still fail to load (a shared library it needs
+   is missing): only importing it tells, as eagerly.  Returns 1, 0, or -1
+   with an exception set. */
 static int
-is_present_builtin_module(PyObject *fullname)
+imports_without_error(PyObject *fullname, PyObject *fromlist)
 {
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
     if (len == 0 || find_dot(fullname, 0, len) >= 0) {
@@ -331,16 +333,38 @@ is_present_builtin_module(PyObject *fullname)
     int found = PyDict_CheckExact(modules)
         ? PyDict_GetItemRef(modules, fullname, &mod)
         : PyMapping_GetOptionalItem(modules, fullname, &mod);
-    if (found != 0) {
-        found = found < 0 ? -1 : mod != Py_None;
+    if (found == 0) {
+        PyObject *names = PySys_GetObject("builtin_module_names");
+        if (names == NULL || !PyTuple_Check(names)) {
+            return 0;
+        }
+        found = PySequence_Contains(names, fullname);
+        if (found <= 0) {
+            return found;
+        }
+    }
+    else if (found < 0 || mod == Py_None) {
         Py_XDECREF(mod);
-        return found;
+        return found < 0 ? -1 : 0;
     }
-    PyObject *names = PySys_GetObject("builtin_module_names");   /* borrowed */
-    if (names == NULL || !PyTuple_Check(names)) {
-        return 0;
+    Py_ssize_t n = PyTuple_Check(fromlist) ? PyTuple_GET_SIZE(fromlist) : 0;
+    int r = 1;
+    for (Py_ssize_t i = 0; r > 0 && i < n; i++) {
+        /* A built-in module not imported yet: its names are known once
+           it is ("from pwd import x" imports it now). */
+        PyObject *dict = (mod != NULL && PyModule_Check(mod))
+                         ? PyModule_GetDict(mod) : NULL;
+        PyObject *value;
+        r = dict == NULL ? 0
+            : _PyDict_GetItemRefNoResolve(dict, PyTuple_GET_ITEM(fromlist, i),
+                                          &value);
+        if (r > 0) {
+            r = !PyLazyImport_CheckExact(value);
+            Py_DECREF(value);
+        }
     }
-    return PySequence_Contains(names, fullname);
+    Py_XDECREF(mod);
+    return r;
 }
 
 /* Is the body of a module whose namespace is 'dict' running in this
@@ -966,9 +990,9 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
     if (((_PyThreadStateImpl *)tstate)->lazy_imports.guarded > 0) {
         /* Run by an import that a try statement makes and whose
            ImportError it catches (contract rule 54): the try must see the
-           ImportError that this import raises eagerly.  A module built
-           into the interpreter raises none. */
-        r = is_present_builtin_module(fullname);
+           ImportError that this import raises eagerly (see
+           imports_without_error()). */
+        r = imports_without_error(fullname, fromlist);
         if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
             _PyErr_Clear(tstate);   /* the import itself will tell */
             r = 0;

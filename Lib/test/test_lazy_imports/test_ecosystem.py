@@ -1058,7 +1058,7 @@ class TryImportErrorTests(LazyImportsTestCase):
         self.assertIn("pwd", sys.builtin_module_names)
         files = {"pkg/__init__.py":
                      self.OPTIONAL.format(handler="ImportError"),
-                 "pkg/_extra.py": "import pwd\nfrom pwd import getpwuid\n"}
+                 "pkg/_extra.py": "import pwd\ndef uid(): return pwd\n"}
         for blocked in (False, True):
             with self.subTest(blocked=blocked):
                 code = script(f"""\
@@ -1078,6 +1078,32 @@ class TryImportErrorTests(LazyImportsTestCase):
                         "True", "['pkg', 'pkg._extra', 'pwd']"])
                     self.assert_printed(results[LAZY], [
                         "True", "['pkg', 'pkg._extra']"])
+
+    def test_submodule_of_an_imported_package(self):
+        # Contract rule 54: "from pkg import sub" where pkg is imported but
+        # lacks sub imports pkg.sub, whose body may fail; a package whose
+        # body bound sub lazily resolves it inside the try.  Either way the
+        # try sees the ImportError of sub's missing dependency, as eagerly.
+        for init in ("", "from . import sub\ndef f(): return sub\n"):
+            with self.subTest(init=init):
+                files = {"pkg/__init__.py": init,
+                         "app/__init__.py": "",
+                         "app/opt.py": self.OPTIONAL.replace(
+                             "from pkg import _extra", "from app import _extra"
+                         ).format(handler="ImportError"),
+                         "app/_extra.py": "from pkg import sub\n",
+                         "pkg/sub.py": "import missing_dependency\n"}
+                code = script("""\
+                    import app.opt
+                    print(app.opt.HAS_EXTRA)
+                    """, "pkg", "app", "missing_dependency")
+                results = self.run_both(files, code)
+                for lazy in MODES:
+                    self.assertEqual(results[lazy].output[0], "False",
+                                     results[lazy].err)
+                if not init:
+                    self.assert_printed(results[LAZY],
+                                        results[EAGER].output)
 
     def test_extension_module_found_but_failing_to_load(self):
         # Contract rule 54: an extension module whose file is found may
