@@ -142,6 +142,43 @@ _PyLazyImport_ConfigMode(const PyConfig *config)
 }
 
 int
+_PyLazyImport_ConfigHeal(const PyConfig *config)
+{
+    /* -X lazy_imports_heal=0 turns off the early completions of contract
+       rules 51 and 52 (for comparisons, and to find the statements they
+       heal): deferred imports then complete only where they are used.
+       What stays: rule 53 (runpy.run_path() resolves its namespace) and
+       rule 54's guard of the imports under a try that catches
+       ImportError, which decides what is lazy, not when it completes.
+       =1, and the option without a value, are the default.  The last one
+       given wins, as for -X lazy_imports. */
+    const size_t len = wcslen(L"lazy_imports_heal");
+    int heal = 1;
+    for (Py_ssize_t i = 0; i < config->xoptions.length; i++) {
+        const wchar_t *opt = config->xoptions.items[i];
+        if (wcsncmp(opt, L"lazy_imports_heal", len) != 0) {
+            continue;
+        }
+        if (opt[len] == L'\0') {
+            heal = 1;
+        }
+        else if (opt[len] != L'=') {
+            continue;       /* another option: lazy_imports_healthy */
+        }
+        else if (wcscmp(opt + len + 1, L"1") == 0) {
+            heal = 1;
+        }
+        else if (wcscmp(opt + len + 1, L"0") == 0) {
+            heal = 0;
+        }
+        else {
+            return -1;
+        }
+    }
+    return heal;
+}
+
+int
 _PyLazyImport_Init(PyInterpreterState *interp)
 {
     struct _lazy_import_state *state = &interp->imports.lazy;
@@ -150,15 +187,7 @@ _PyLazyImport_Init(PyInterpreterState *interp)
     /* PyConfig_Read() rejected an invalid value; an embedder's config
        that skipped it gets the default. */
     state->mode = (mode == _PyLazyImport_MODE_INVALID) ? 0 : mode;
-    /* -X lazy_imports_heal=0 turns off the early completions of contract
-       rules 51 and 52 (for comparisons, and to find the statements they
-       heal): deferred imports then complete only where they are used. */
-    state->heal = 1;
-    for (Py_ssize_t i = 0; i < config->xoptions.length; i++) {
-        if (wcscmp(config->xoptions.items[i], L"lazy_imports_heal=0") == 0) {
-            state->heal = 0;
-        }
-    }
+    state->heal = (_PyLazyImport_ConfigHeal(config) != 0);
     if (state->lazy_modules == NULL) {
         state->lazy_modules = PyUnicode_InternFromString("__lazy_modules__");
         if (state->lazy_modules == NULL) {
@@ -166,6 +195,45 @@ _PyLazyImport_Init(PyInterpreterState *interp)
         }
     }
     return 0;
+}
+
+int
+_PyLazyImport_VerifyAtExit(int exitcode)
+{
+    /* -X lazy_imports=verify (contract rule 44): a program that ends
+       normally, with status 0, has every lazy import left in the modules
+       of sys.modules resolved, each failure printed with its deferred
+       statement (importlib._verify_lazy_imports()), and the status becomes
+       1 if one failed.  The end may be the main code's return
+       (Py_RunMain()) or a SystemExit whose status is 0 (sys.exit(),
+       sys.exit(0), sys.exit(None), raise SystemExit(0)), which exits from
+       PyErr_Print() and never returns to Py_RunMain().  Any other status
+       is the program's failure: it is kept, and nothing is verified. */
+    if (exitcode != 0
+        || _PyLazyImport_ConfigMode(_Py_GetConfig())
+           != _PyLazyImport_MODE_VERIFY)
+    {
+        return exitcode;
+    }
+    PyObject *result = _PyImport_GetModuleAttrString(
+        "importlib", "_verify_lazy_imports");
+    if (result != NULL) {
+        Py_SETREF(result, PyObject_CallNoArgs(result));
+    }
+    int failed = 1;
+    if (result != NULL) {
+        failed = PyObject_IsTrue(result);
+        Py_DECREF(result);
+    }
+    if (failed < 0 || result == NULL) {
+        /* Printed without PyErr_Print(): a SystemExit raised by a module
+           body that the verification ran must not exit from here. */
+        PyObject *exc = PyErr_GetRaisedException();
+        PyErr_DisplayException(exc);
+        Py_DECREF(exc);
+        failed = 1;
+    }
+    return failed ? 1 : 0;
 }
 
 /* The absolute name of the module an import statement names, computed

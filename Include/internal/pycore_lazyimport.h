@@ -249,6 +249,18 @@ extern int _PyLazyImport_CheckExcluding(PyObject *excluding);
    0, or -1 with an exception set. */
 extern int _PyLazyImport_Init(PyInterpreterState *interp);
 
+/* -X lazy_imports_heal: 1 (the default, =1 or no value) or 0 (=0) whether
+   deferred imports are completed early where eager execution had
+   completed them; -1 for any other value, which PyConfig_Read()
+   rejects. */
+extern int _PyLazyImport_ConfigHeal(const PyConfig *config);
+
+/* The program ends with 'exitcode': under -X lazy_imports=verify, a status
+   0 has every lazy import left resolved, each failure printed.  Returns
+   the status to exit with (1 if one failed).  Called by Py_RunMain() and
+   when a SystemExit ends the process (Python/pythonrun.c). */
+extern int _PyLazyImport_VerifyAtExit(int exitcode);
+
 /* A bit of co_flags, internal like CO_NO_MONITORING_EVENTS: set, when the
    code object is created, on module and class body code whose co_names
    include "__lazy_modules__" (PEP 810), so that the imports of every other

@@ -462,6 +462,71 @@ class VerifyTests(LazyImportsTestCase):
         self.assertEqual(result.rc, 3)
         self.assertNotIn("lazy import verify", result.err)
 
+    # A console script's wrapper: the failure is in a helper module whose
+    # import nothing uses, and the program ends with sys.exit(main()).
+    HELPER = {"helper.py": ("import nosuchmod_xyz\n\n"
+                            "def main():\n    return 0\n")}
+    NORMAL_ENDS = {
+        "returns": "from helper import main\nmain()\n",
+        "sys.exit(main())": ("import sys\nfrom helper import main\n"
+                             "sys.exit(main())\n"),
+        "sys.exit()": "import sys\nfrom helper import main\nsys.exit()\n",
+        "sys.exit(None)": ("import sys\nfrom helper import main\n"
+                           "sys.exit(None)\n"),
+        "SystemExit(0)": ("from helper import main\n"
+                          "raise SystemExit(main())\n"),
+        "SystemExit(False)": ("from helper import main\n"
+                              "raise SystemExit(False)\n"),
+    }
+
+    def check_verified(self, result):
+        self.assertEqual(result.rc, 1)
+        err = result.err.splitlines()
+        self.assertIn("lazy import verify: helper.nosuchmod_xyz: "
+                      "ModuleNotFoundError: No module named "
+                      "'nosuchmod_xyz'", err)
+        self.assertTrue(any("helper.py:1" in line for line in err),
+                        result.err)
+        self.assertEqual(err[-1], "lazy import verify: 1 failed")
+
+    def test_an_exit_with_status_0_is_a_normal_end(self):
+        # Contract rule 44: however the program ends with status 0 (its
+        # code returns, or a SystemExit whose status is 0), it is verified.
+        for name, source in self.NORMAL_ENDS.items():
+            files = dict(self.HELPER, **{"cli.py": source})
+            for args in (("cli.py",), ("-m", "cli"),
+                         ("-c", "exec(open('cli.py').read())")):
+                with self.subTest(end=name, args=args):
+                    result = self.run_files(
+                        files, "-X", "lazy_imports=verify", *args,
+                        lazy=False, failure=True)
+                    self.check_verified(result)
+
+    def test_the_status_of_a_failing_exit_is_kept(self):
+        # Contract rule 44: a non-zero status is the program's failure:
+        # kept as it is, and nothing is verified.
+        for source, status in (("sys.exit(2)", 2), ("sys.exit('bye')", 1),
+                               ("raise SystemExit(5)", 5)):
+            files = dict(self.HELPER, **{
+                "cli.py": f"import sys\nfrom helper import main\n{source}\n"})
+            for args in (("cli.py",), ("-m", "cli")):
+                with self.subTest(source=source, args=args):
+                    result = self.run_files(
+                        files, "-X", "lazy_imports=verify", *args,
+                        lazy=False, failure=True)
+                    self.assertEqual(result.rc, status)
+                    self.assertNotIn("lazy import verify", result.err)
+
+    def test_a_system_exit_raised_while_verifying(self):
+        # The verification runs module bodies; a SystemExit one raises is
+        # a failure of the verification, not a second exit.
+        files = {"exits.py": "raise SystemExit(0)\n",
+                 "cli.py": "import sys\nimport exits\nsys.exit(0)\n"}
+        result = self.run_files(files, "-X", "lazy_imports=verify", "cli.py",
+                                lazy=False, failure=True)
+        self.assertEqual(result.rc, 1)
+        self.assertIn("SystemExit", result.err)
+
     def test_all_and_verify_turn_lazy_imports_on(self):
         code = ("import sys, importlib, json; "
                 "print(sys.flags.lazy_imports, "
@@ -471,6 +536,63 @@ class VerifyTests(LazyImportsTestCase):
                 result = self.run_python("-X", f"lazy_imports={value}",
                                          "-c", code, lazy=False)
                 self.assertEqual(result.lines, ["True True"])
+
+
+class HealOptionTests(LazyImportsTestCase):
+    """-X lazy_imports_heal (contract rule 52): 0 or 1, nothing else."""
+
+    # Contract rule 51 catches up pkg.curry; -X lazy_imports_heal=0 does not.
+    FILES = {
+        "pkg/__init__.py": "from .fill import fill\n",
+        "pkg/fill.py": "import pkg\npkg.curry = 'curry'\nfill = 1\n",
+        "main.py": "import pkg\nprint(getattr(pkg, 'curry', None))\n",
+    }
+
+    def test_values(self):
+        cases = [
+            ((), "curry"),
+            (("-X", "lazy_imports_heal=0"), "None"),
+            (("-X", "lazy_imports_heal=1"), "curry"),
+            (("-X", "lazy_imports_heal"), "curry"),
+            # The last one given wins.
+            (("-X", "lazy_imports_heal=1", "-X", "lazy_imports_heal=0"),
+             "None"),
+            (("-X", "lazy_imports_heal=0", "-X", "lazy_imports_heal"),
+             "curry"),
+        ]
+        for args, expected in cases:
+            with self.subTest(args=args):
+                result = self.run_files(self.FILES, *args, "main.py",
+                                        lazy=True)
+                self.assert_printed(result, [expected])
+
+    def test_invalid_value_stops_start_up(self):
+        for value in ("off", "on", "2", "", "00", "true"):
+            with self.subTest(value=value):
+                result = self.run_python(
+                    "-X", f"lazy_imports_heal={value}", "-c", "print('ran')",
+                    lazy=True, failure=True)
+                self.assertEqual(result.out, "")
+                self.assertIn("-X lazy_imports_heal must be 0 or 1",
+                              result.err)
+
+    def test_children_inherit_it(self):
+        result = self.run_python(
+            "-X", "lazy_imports_heal=0", "-c",
+            "import subprocess, sys\n"
+            "flags = subprocess._args_from_interpreter_flags()\n"
+            "print(flags, flush=True)\n"
+            "subprocess.run([sys.executable, *flags, '-c', 'import sys; "
+            "print(sys._xoptions.get(\"lazy_imports_heal\"))'])",
+            lazy=True)
+        self.assertEqual(len(result.lines), 2, result.err)
+        self.assertIn("'-X', 'lazy_imports_heal=0'", result.lines[0])
+        self.assertEqual(result.lines[1], "0")
+
+    def test_help(self):
+        result = self.run_python("--help-xoptions", lazy=False)
+        self.assertIn("-X lazy_imports_heal=[0|1]: a diagnostic", result.out)
+        self.assertIn("rule 54", result.out)
 
 
 if __name__ == "__main__":
