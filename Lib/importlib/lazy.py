@@ -2,6 +2,7 @@
 
     python -m importlib.lazy report [--json FILE] (SCRIPT | -m MODULE) [ARGS...]
     python -m importlib.lazy check [--json FILE] (SCRIPT | -m MODULE) [ARGS...]
+    python -m importlib.lazy verify (SCRIPT | -m MODULE) [ARGS...]
 
 ``report`` runs the program with lazy imports on (-L) and reports every
 import: where each deferred statement is, who first used it (or that
@@ -9,7 +10,9 @@ nothing did), what its resolution cost, and why each eager import was
 eager.  ``check`` runs the program eagerly and with -L, compares what it
 printed, its exit status and the import-time side effects that matter, and
 suggests the ``excluding`` setting that makes the -L run behave like the
-eager one, confirmed by a third run.
+eager one, confirmed by a third run.  ``verify`` runs the program as
+``python -X lazy_imports=verify`` does, for CI: lazy, and when it ends with
+status 0 every import still deferred is resolved, a failure failing the run.
 
 The program runs in a child interpreter (the same executable and flags as
 this one), so that lazy imports are on from its first import, as with
@@ -408,10 +411,11 @@ def _record_main(args):
         else:
             raise SystemExit(f'importlib.lazy _record: unknown {option}')
     target = args[1:]
-    import atexit, importlib, runpy, tracemalloc
+    import atexit, importlib, pkgutil, runpy, tracemalloc
     # _eager_reason() reads bytecode and source lines while the program
-    # runs: resolve what it uses now.
-    for module in (dis, linecache, threading, time, os):
+    # runs, and runpy runs it with pkgutil's help: resolve what they use
+    # now, or their imports would be charged to the program.
+    for module in (dis, linecache, threading, time, os, runpy, pkgutil):
         importlib.resolve_lazy_imports(module)
     dis.get_instructions(_record_main)
     linecache.getline(_THIS_FILE, 1)
@@ -473,9 +477,10 @@ def _record_main(args):
     sys.exit(status)
 
 
-def _run_child(target, *, lazy, out, extra=(), capture=False, env=None):
-    """Run the program in a child interpreter; return the CompletedProcess.
-    With 'capture', its output is captured and its stdin is empty."""
+def _child_flags():
+    """This interpreter's flags for a child, less the lazy imports mode
+    (-L, -X lazy_imports[=mode]), which the caller chooses.  The other -X
+    options of lazy imports (lazy_imports_heal) are passed on."""
     flags = []
     inherited = subprocess._args_from_interpreter_flags()
     skip = False
@@ -483,12 +488,18 @@ def _run_child(target, *, lazy, out, extra=(), capture=False, env=None):
         if skip:
             skip = False
         elif flag == '-X' and i + 1 < len(inherited) and (
-                inherited[i + 1].startswith('lazy_imports')):
+                inherited[i + 1].partition('=')[0] == 'lazy_imports'):
             skip = True
         elif flag != '-L':
             flags.append(flag)
+    return flags
+
+
+def _run_child(target, *, lazy, out, extra=(), capture=False, env=None):
+    """Run the program in a child interpreter; return the CompletedProcess.
+    With 'capture', its output is captured and its stdin is empty."""
     mode = ['-L'] if lazy else ['-X', 'lazy_imports=normal']
-    command = [sys.executable, *flags, *mode,
+    command = [sys.executable, *_child_flags(), *mode,
                '-m', 'importlib.lazy', '_record', '--out', out, *extra,
                '--', *target]
     kwargs = {}
@@ -620,6 +631,22 @@ def report(target, *, json_file=None, limit=20, stream=None):
 
 
 # ---------------------------------------------------------------------------
+# verify
+
+def verify(target):
+    """Run the program as ``python -X lazy_imports=verify`` runs it: lazy,
+    and when it ends with status 0, every import still deferred is
+    resolved, each failure printed with its statement (status 1).
+
+    Returns the program's exit status (128 + N when signal N ended it).
+    """
+    command = [sys.executable, *_child_flags(), '-X', 'lazy_imports=verify',
+               *target]
+    returncode = subprocess.run(command).returncode
+    return 128 - returncode if returncode < 0 else returncode
+
+
+# ---------------------------------------------------------------------------
 # Command line
 
 def _target(parser, options):
@@ -634,9 +661,18 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ['_record']:
         return _record_main(argv[1:])
+    passed_on = ('The -X options of lazy imports given to this '
+                 'interpreter, such as -X lazy_imports_heal=0, are passed '
+                 'on to the program.')
+    epilog = ('Then, in CI, run the test suite or representative jobs with '
+              'python -X lazy_imports=verify (or the verify command): lazy '
+              'as in production, and an import that no longer works fails '
+              'the run with its statement named.  ' + passed_on)
     parser = argparse.ArgumentParser(
         prog='python -m importlib.lazy',
-        description='Tools for adopting lazy imports (-L).')
+        description='Tools for adopting lazy imports (-L): report, check, '
+                    'then verify in CI.',
+        epilog=epilog)
     commands = parser.add_subparsers(dest='command', required=True)
     for name, help_text in (
             ('report', 'run the program with -L and report every import: '
@@ -644,15 +680,22 @@ def main(argv=None):
                        'why each eager import was eager'),
             ('check', 'run the program eagerly and with -L, compare, and '
                       'suggest the excluding= setting that makes them '
-                      'agree')):
-        sub = commands.add_parser(name, help=help_text,
-                                  description=help_text)
-        sub.add_argument('--json', metavar='FILE',
-                         help='also write the result as JSON to FILE')
+                      'agree'),
+            ('verify', 'run the program as python -X lazy_imports=verify '
+                       'does: with -L, and when it ends with status 0, '
+                       'resolve every import still deferred; a failure is '
+                       'printed with its statement and the status becomes '
+                       '1')):
+        sub = commands.add_parser(
+            name, help=help_text, description=help_text,
+            epilog=passed_on if name == 'verify' else epilog)
+        if name != 'verify':
+            sub.add_argument('--json', metavar='FILE',
+                             help='also write the result as JSON to FILE')
         if name == 'report':
             sub.add_argument('--limit', type=int, default=20,
                              help='lines per section (default 20)')
-        else:
+        elif name == 'check':
             sub.add_argument('--max-runs', type=int, default=80,
                              help='runs allowed to narrow down the '
                                   'imports behind a difference and to '
@@ -676,6 +719,8 @@ def main(argv=None):
     target = _target(parser, options)
     if options.command == 'report':
         return report(target, json_file=options.json, limit=options.limit)
+    if options.command == 'verify':
+        return verify(target)
     from importlib._lazy_check import check
     return check(target, json_file=options.json, max_runs=options.max_runs)
 

@@ -527,6 +527,29 @@ class VerifyTests(LazyImportsTestCase):
         self.assertEqual(result.rc, 1)
         self.assertIn("SystemExit", result.err)
 
+    def test_verify_command(self):
+        # python -m importlib.lazy verify runs the program as
+        # -X lazy_imports=verify does, and exits with its status.
+        files = dict(self.HELPER, **{"cli.py": self.NORMAL_ENDS[
+            "sys.exit(main())"]})
+        for args in (("cli.py",), ("-m", "cli")):
+            with self.subTest(args=args):
+                result = self.run_files(
+                    files, "-m", "importlib.lazy", "verify", *args,
+                    lazy=False, failure=True)
+                self.check_verified(result)
+        files = {"good.py": self.FILES["good.py"],
+                 "exits.py": "import sys\nprint(sys.argv[1:])\n"
+                             "sys.exit(int(sys.argv[1]))\n"}
+        result = self.run_files(files, "-m", "importlib.lazy", "verify",
+                                "good.py", lazy=False)
+        self.assertEqual(result.lines, ["done"])
+        self.assertEqual(result.err, "")
+        result = self.run_files(files, "-m", "importlib.lazy", "verify",
+                                "exits.py", "3", lazy=False, failure=True)
+        self.assertEqual(result.rc, 3)
+        self.assertEqual(result.lines, ["['3']"])
+
     def test_all_and_verify_turn_lazy_imports_on(self):
         code = ("import sys, importlib, json; "
                 "print(sys.flags.lazy_imports, "

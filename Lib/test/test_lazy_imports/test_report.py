@@ -131,6 +131,24 @@ class ReportTests(unittest.TestCase):
         self.assertIn(b"main ran", result.out)
         self.assertIn("app.unused", data["never_imported"])
 
+    def test_only_the_programs_own_imports(self):
+        # Contract rule 45: what the report's own machinery imports to run
+        # the program (runpy, pkgutil and what they use) is not charged to
+        # the program.
+        files = {"main.py": "import helper\nprint(helper.VALUE)\n",
+                 "helper.py": "import os\nVALUE = 1\n"}
+        for args in (("main.py",), ("-m", "main")):
+            with self.subTest(args=args):
+                result, data = self.report(*args, files=files)
+                self.assertEqual(result.out.strip(), b"1")
+                statements = sorted(
+                    (os.path.basename(r["file"] or "?"), r["line"],
+                     r["module"]) for r in data["deferred"])
+                self.assertEqual(statements, [("helper.py", 1, "os"),
+                                              ("main.py", 1, "helper")])
+                self.assertEqual([r["module"] for r in data["loads"]],
+                                 ["helper"])
+
     def test_usage(self):
         result = assert_python_failure("-m", "importlib.lazy", "report")
         self.assertEqual(result.rc, 2)
@@ -138,6 +156,15 @@ class ReportTests(unittest.TestCase):
         result = assert_python_ok("-m", "importlib.lazy", "--help")
         self.assertIn(b"report", result.out)
         self.assertIn(b"check", result.out)
+        self.assertIn(b"verify", result.out)
+
+    def test_help_points_to_verify(self):
+        # The step after report and check is -X lazy_imports=verify in CI.
+        for command in ((), ("report",), ("check",)):
+            with self.subTest(command=command):
+                result = assert_python_ok("-m", "importlib.lazy", *command,
+                                          "--help", COLUMNS="200")
+                self.assertIn(b"python -X lazy_imports=verify", result.out)
 
     def test_nothing_observed_without_report(self):
         # Contract rule 47: no observer is installed unless a report is asked
@@ -169,6 +196,38 @@ class ReportTests(unittest.TestCase):
                 print(sorted(set(seen)))
             """, PYTHONPATH=tmp)
         self.assertEqual(result.out.strip(), b"['NoneType', 'str']")
+
+
+class OptionsPassedOnTests(unittest.TestCase):
+    """report and check run the program with this interpreter's -X options
+    of lazy imports."""
+
+    # Contract rule 51 catches up pkg.curry; -X lazy_imports_heal=0 does not.
+    FILES = {
+        "pkg/__init__.py": "from .fill import fill\n",
+        "pkg/fill.py": "import pkg\npkg.curry = 'curry'\nfill = 1\n",
+        "main.py": "import pkg\nprint(getattr(pkg, 'curry', None))\n",
+    }
+
+    def run_tool(self, *args, failure=False):
+        with os_helper.temp_dir() as root:
+            write_files(root, self.FILES)
+            runner = assert_python_failure if failure else assert_python_ok
+            return runner(*args, "main.py", __cwd=root, __isolated=False)
+
+    def test_report_passes_lazy_imports_heal_on(self):
+        result = self.run_tool("-m", "importlib.lazy", "report")
+        self.assertEqual(result.out.strip(), b"curry")
+        result = self.run_tool("-X", "lazy_imports_heal=0",
+                               "-m", "importlib.lazy", "report")
+        self.assertEqual(result.out.strip(), b"None")
+
+    def test_check_passes_lazy_imports_heal_on(self):
+        result = self.run_tool("-m", "importlib.lazy", "check")
+        self.assertIn(b"no difference", result.out)
+        result = self.run_tool("-X", "lazy_imports_heal=0",
+                               "-m", "importlib.lazy", "check", failure=True)
+        self.assertIn(b"'curry' eagerly, 'None' with -L", result.out)
 
 
 if __name__ == "__main__":
