@@ -600,6 +600,7 @@ class HealOptionTests(LazyImportsTestCase):
                               result.err)
 
     def test_children_inherit_it(self):
+        # Contract rules 3 and 52: passed on as -L is.
         result = self.run_python(
             "-X", "lazy_imports_heal=0", "-c",
             "import subprocess, sys\n"
