@@ -41,6 +41,16 @@
 
 #define LAZY(op) ((PyLazyImportObject *)(op))
 
+/* The instructions of import statements.  IMPORT_NAME_GUARDED comes with
+   the healing group of patches/series; the core group builds without. */
+#ifdef IMPORT_NAME_GUARDED
+#  define IS_IMPORT_NAME(op) \
+      ((op) == IMPORT_NAME || (op) == IMPORT_NAME_LAZY \
+       || (op) == IMPORT_NAME_GUARDED)
+#else
+#  define IS_IMPORT_NAME(op) ((op) == IMPORT_NAME || (op) == IMPORT_NAME_LAZY)
+#endif
+
 
 /* ----- Which import statements are deferred ----------------------------- */
 
@@ -704,7 +714,9 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
             continue;
         case IMPORT_NAME:
         case IMPORT_NAME_LAZY:
+#ifdef IMPORT_NAME_GUARDED
         case IMPORT_NAME_GUARDED:
+#endif
             if (last_const >= 0 && last_const < nconsts) {
                 fromlists[last_const] = 1;
             }
@@ -4286,8 +4298,7 @@ add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
             oparg = 0;
             continue;
         }
-        int is_import = (op == IMPORT_NAME || op == IMPORT_NAME_LAZY
-                         || op == IMPORT_NAME_GUARDED);
+        int is_import = IS_IMPORT_NAME(op);
         int index = oparg;
         oparg = 0;
         if (!is_import || index >= nnames || prev_const < 0
