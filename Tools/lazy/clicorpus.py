@@ -75,8 +75,8 @@ that --resume can go on after an interruption) and OUT/clicorpus.md (per
 command the module counts and flags, then the summary).
 
 --time ROUNDS adds a wall-time subset: the --version commands of
---time-tools (default: the 10 with the most modules eagerly among those
-correct in every mode), every mode but fork-L-v run once per round in an
+--time-tools (default: of 10 packages, the one with the most modules
+eagerly among those correct in every mode), every mode but fork-L-v run once per round in an
 order rotated between rounds, after one warm-up round; medians and
 geometric means of the ratios lazy/eager go to the report.
 
@@ -110,10 +110,11 @@ BATCH = 20                # packages per pip install before one at a time
 TAIL = 8                  # lines of stderr kept for a command that differs
 EARLY = "completed early"
 
-MODES = ("fork", "fork-L", "fork-L-heal0", "fork-L-v", "peer", "peer-L",
-         "base-L")
+MODES = ("fork", "fork-again", "fork-L", "fork-L-heal0", "fork-L-v",
+         "peer", "peer-L", "base-L")
 REFERENCE = {"fork-L": "fork", "fork-L-heal0": "fork", "fork-L-v": None,
-             "peer-L": "peer", "base-L": "fork", "fork": None, "peer": None}
+             "peer-L": "peer", "base-L": "fork", "fork": None, "peer": None,
+             "fork-again": "fork"}
 LAZY_MODES = ("fork-L", "fork-L-heal0", "peer-L", "base-L")
 
 # Printed by each venv's python: {distribution: [[script, entry point]]}
@@ -121,12 +122,13 @@ LAZY_MODES = ("fork-L", "fork-L-heal0", "peer-L", "base-L")
 SCRIPTS = r'''
 import json, sys
 from importlib.metadata import distributions
-scripts = {}
+scripts, versions = {}, {}
 for d in distributions():
+    versions[d.metadata["Name"]] = d.version
     eps = [[e.name, e.value] for e in d.entry_points
            if e.group == "console_scripts"]
     scripts.setdefault(d.metadata["Name"], []).extend(eps)
-print(json.dumps({"scripts": scripts,
+print(json.dumps({"scripts": scripts, "versions": versions,
                   "stdlib": sorted(sys.stdlib_module_names)}))
 '''
 
@@ -429,6 +431,10 @@ def measure(runner, command, modes):
             info["traceback"] = "Traceback (most recent call last)" in (
                 r["stderr"])
         entry["modes"][mode] = info
+    if "fork-again" in runs:
+        # Output that changes from one eager run to the next (a time, a
+        # random name) is no evidence against a lazy mode.
+        entry["unstable"] = not entry["modes"]["fork-again"]["same"]
     if "fork-L-v" in runs:
         lines, reasons = early_completions(runs["fork-L-v"]["stderr"])
         entry["early"] = reasons
@@ -478,11 +484,16 @@ def n(info, field="modules"):
 
 
 def works(entry, mode):
-    """Same output as the reference and a module count."""
+    """Same output as the reference and a module count.  For a command
+    whose eager output is unstable only the exit status can be compared."""
     info = entry["modes"].get(mode)
-    return bool(info and info.get("same") and info.get("modules")
-                is not None and entry["modes"][REFERENCE[mode]].get(
-                    "modules") is not None)
+    if not info:
+        return False
+    ref = entry["modes"][REFERENCE[mode]]
+    same = info.get("same") or (entry.get("unstable") and mode != "peer-L"
+                                and info["rc"] == ref["rc"])
+    return bool(same and info.get("modules") is not None
+                and ref.get("modules") is not None)
 
 
 def by_package(names, limit=6):
@@ -494,6 +505,17 @@ def by_package(names, limit=6):
     tops = sorted(counts.items(), key=lambda x: (-x[1], x[0]))
     return ", ".join(f"{t} x{c}" if c > 1 else t for t, c in tops[:limit]) + (
         f", ... ({len(tops)} packages)" if len(tops) > limit else "")
+
+
+def version_note(data, entry):
+    """' (fork X, peer Y)' when the two venvs have other versions of the
+    command's package, else ''."""
+    for p in data["packages"]:
+        if p["name"] == entry["package"]:
+            v = p.get("versions") or {}
+            if v.get("peer") and v.get("fork") != v.get("peer"):
+                return f" (versions differ: fork {v['fork']}, peer {v['peer']})"
+    return ""
 
 
 def peer_works(entry):
@@ -538,6 +560,15 @@ def report(data):
             "standard library (3.15) is not the fork's (3.13): compare "
             "the non-stdlib counts (`ns`), the fairer figure.", ""]
 
+    if has_peer:
+        differ = [p["name"] for p in data["packages"]
+                  if (p.get("versions") or {}).get("peer")
+                  and p["versions"]["peer"] != p["versions"].get("fork")]
+        out += [f"The peer's venv has other versions than the fork's of "
+                f"{len(differ)} packages (pip resolves for each Python): "
+                + ", ".join(differ[:20]) + (" ..." if len(differ) > 20
+                                            else "")
+                + "; a command of one is marked where it is compared.", ""]
     builds = sorted({b for e in entries for b in e.get("fork_build", [])})
     if len(builds) > 1:
         stamps = ", ".join(time.strftime("%H:%M:%S", time.gmtime(b))
@@ -558,8 +589,12 @@ def report(data):
     more = [e for e in agree if e.get("more_than_heal0")
             and e["modes"]["fork-L"]["modules"]
             > e["modes"]["fork-L-heal0"]["modules"]]
+    needed = [e for e in more if not e["modes"]["fork-L-heal0"].get("same")]
     out.append(f"- fork -L loads more modules than with heal=0 (among the "
-               f"{len(agree)}): {len(more)}")
+               f"{len(agree)}): {len(more)}; of which heal=0's output "
+               f"differs from eager's (the healing is needed there): "
+               f"{len(needed)}, and is the same (the extra modules buy "
+               f"nothing visible): {len(more) - len(needed)}")
     if has_peer:
         both = [e for e in entries if works(e, "fork-L")
                 and peer_works(e)]
@@ -675,20 +710,28 @@ def report(data):
                 - e["modes"]["peer-L"]["nonstdlib"])):
             f, p = e["modes"]["fork-L"], e["modes"]["peer-L"]
             names = e.get("more_than_peer", [])
-            out.append(f"- `{key(e)}`: non-stdlib {f['nonstdlib']} vs "
+            out.append(f"- `{key(e)}`{version_note(data, e)}: "
+                       f"non-stdlib {f['nonstdlib']} vs "
                        f"{p['nonstdlib']} (+{f['nonstdlib'] - p['nonstdlib']}"
                        f"; all {f['modules']} vs {p['modules']}): "
                        + by_package(names))
-    diff = [e for e in entries
-            if e["modes"].get("fork-L", {}).get("same") is False]
-    out += ["", "### fork -L output differs from eager", ""]
+    unstable = [e for e in entries if e.get("unstable")]
+    diff = [e for e in entries if not e.get("unstable")
+            and e["modes"].get("fork-L", {}).get("same") is False]
+    out += ["", "### fork -L output differs from eager", "",
+            "Unstable commands (two eager runs differ) left out: "
+            + (", ".join(f"`{key(e)}`" for e in unstable) or "none") + ".",
+            ""]
     if not diff:
         out.append("None.")
     for e in diff:
         f, L = e["modes"]["fork"], e["modes"]["fork-L"]
         tail = (L.get("stderr_tail") or [""])[-1:]
+        note = (" (eager fails too: "
+                + ((L.get("ref_stderr_tail") or [""])[-1][:120]) + ")"
+                if f["rc"] != 0 and f.get("traceback") else "")
         out.append(f"- `{key(e)}`: exit {f['rc']} -> {L['rc']}; -L stderr "
-                   f"ends: `{tail[0][:200]}`")
+                   f"ends: `{tail[0][:200]}`{note}")
     if has_peer:
         pdiff = [e for e in entries
                  if e["modes"].get("peer-L", {}).get("same") is False]
@@ -727,8 +770,9 @@ def report(data):
                 e.get("early", {}).items(), key=lambda x: -x[1])]
             + [f"{c} {r} (eager)" for r, c in sorted(
                 e.get("eager_rules", {}).items(), key=lambda x: -x[1])])
+        mark = " (unstable)" if e.get("unstable") else ""
         out.append(f"| {e['rank']} | {e['package']} | `{e['script']} "
-                   f"{e['arg']}` | " + " | ".join(cells)
+                   f"{e['arg']}`{mark} | " + " | ".join(cells)
                    + f" | {early} |")
     if data.get("without_commands"):
         out += ["", "## Packages without a command", ""]
@@ -748,8 +792,12 @@ def timing(runner, entries, modes, rounds, tools):
     else:
         ok = [e for e in pool
               if all(works(e, m) for m in LAZY_MODES if m in modes)]
-        chosen = sorted(ok, key=lambda e: -e["modes"]["fork"]["modules"])[:10]
-    tmodes = [m for m in modes if m != "fork-L-v"]
+        chosen, packages = [], set()
+        for e in sorted(ok, key=lambda e: -e["modes"]["fork"]["modules"]):
+            if e["package"] not in packages and len(chosen) < 10:
+                chosen.append(e)        # one script of a package
+                packages.add(e["package"])
+    tmodes = [m for m in modes if m not in ("fork-L-v", "fork-again")]
     times = {(e["script"], m): [] for e in chosen for m in tmodes}
     for r in range(rounds + 1):          # round 0 warms up
         order = tmodes[r % len(tmodes):] + tmodes[:r % len(tmodes)]
@@ -884,7 +932,7 @@ def main(argv=None):
     if args.install_only:
         return 0
 
-    modes = ["fork", "fork-L", "fork-L-heal0", "fork-L-v"]
+    modes = ["fork", "fork-L", "fork-L-heal0", "fork-L-v", "fork-again"]
     venvs = {"fork": fork.venv}
     pythons = [fork.python]
     info = {"fork": venv_info(fork.vpython)}
@@ -933,12 +981,18 @@ def main(argv=None):
     shutil.copy(PROBE, os.path.join(probe_dir, "sitecustomize.py"))
     runner = Runner(venvs, pythons, stdlib, args.timeout, workroot,
                     probe_dir)
-    check_probe(runner, [m for m in modes if m != "fork-L-v"])
+    check_probe(runner, [m for m in modes
+                         if m not in ("fork-L-v", "fork-again")])
 
+    versions = {side: {ecosystem.canonical(d): v
+                       for d, v in i["versions"].items()}
+                for side, i in info.items()}
     data = {"packages": [{"rank": r, "name": x,
                           "install": fork.installed.get(x),
                           "peer_install": (sides[1].installed.get(x)
-                                           if args.peer_python else None)}
+                                           if args.peer_python else None),
+                          "versions": {side: v.get(ecosystem.canonical(x))
+                                       for side, v in versions.items()}}
                          for r, x in corpus],
             "installed": sum(1 for x in names
                              if fork.installed.get(x, {}).get("ok")),
@@ -965,7 +1019,13 @@ def main(argv=None):
             cmodes = [m for m in modes if not m.startswith("peer")
                       or command["script"] in peer_scripts]
             entry = measure(runner, command, cmodes)
-            if len(entry["fork_build"]) > 1:     # rebuilt meanwhile: again
+            if len(entry["fork_build"]) > 1 or any(
+                    info.get("modules") is None
+                    for info in entry["modes"].values()):
+                # Rebuilt meanwhile, or a process that did not report
+                # (a build being relinked fails at start-up): again.
+                for venv in venvs.values():
+                    wait_for(os.path.join(venv, "bin", "python"))
                 entry = measure(runner, command, cmodes)
             data["commands"].append(entry)
             m = entry["modes"]
