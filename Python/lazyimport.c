@@ -19,6 +19,7 @@
 #include "Python.h"
 #include "pycore_ceval.h"         // _PyEval_ImportName()
 #include "pycore_dict.h"          // _PyDict_GetItemRefNoResolve()
+#include "pycore_fileutils.h"     // _Py_fopen_obj()
 #include "pycore_frame.h"         // _PyInterpreterFrame
 #include "pycore_import.h"        // _PyImport_IsDefaultImportFunc()
 #include "pycore_lazyimport.h"
@@ -678,8 +679,8 @@ add_annotation_names(PyObject *names, PyObject *s)
 }
 
 /* Add to the set 'names' the names that the code object 'co', and the code
-   nested in it (functions, classes, comprehensions), reads or deletes as
-   globals, and its str constants (the names of __all__, getattr(module,
+   nested in it (functions, classes, comprehensions), reads as globals (a
+   del is no use of the name), and its str constants (the names of __all__, getattr(module,
    "name"), and the names its string annotations read) other than the
    fromlists of its imports.  Returns 0, or -1 with an exception set. */
 static int
@@ -723,8 +724,6 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
             break;
         case LOAD_NAME:
         case LOAD_FROM_DICT_OR_GLOBALS:
-        case DELETE_NAME:
-        case DELETE_GLOBAL:
             index = oparg;
             break;
         case LOAD_GLOBAL:
@@ -771,6 +770,118 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
     }
     PyMem_Free(fromlists);
     return r;
+}
+
+/* Add to the set 'names' each name that the source file of 'co' imports
+   under its own name ("from . import fft as fft", "import attr as attr"):
+   the spelling that typing tools read as an explicit re-export, which the
+   module makes for other modules to read, not for a side effect.  The
+   file is read as bytes; a file that cannot be read adds nothing.
+   Returns 0, or -1 with an exception set. */
+static int
+add_reexported_names(PyCodeObject *co, PyObject *names)
+{
+    /* Not "<frozen ...>", "<string>". */
+    if (!PyUnicode_Check(co->co_filename)
+        || PyUnicode_GET_LENGTH(co->co_filename) == 0
+        || PyUnicode_READ_CHAR(co->co_filename, 0) == '<')
+    {
+        return 0;
+    }
+    FILE *fp = _Py_fopen_obj(co->co_filename, "rb");
+    if (fp == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *source = NULL;
+    char buf[8192];
+    size_t n;
+    int r = 0;
+    PyObject *chunks = PyList_New(0);
+    while (chunks != NULL && (n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+        PyObject *chunk = PyBytes_FromStringAndSize(buf, (Py_ssize_t)n);
+        if (chunk == NULL || PyList_Append(chunks, chunk) < 0) {
+            Py_XDECREF(chunk);
+            r = -1;
+            break;
+        }
+        Py_DECREF(chunk);
+    }
+    fclose(fp);
+    if (chunks == NULL || r < 0) {
+        Py_XDECREF(chunks);
+        return -1;
+    }
+    PyObject *empty = PyBytes_FromStringAndSize(NULL, 0);
+    source = empty ? _PyBytes_Join(empty, chunks) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(chunks);
+    if (source == NULL) {
+        return -1;
+    }
+    /* Each " as " between two equal identifiers. */
+    const char *text = PyBytes_AS_STRING(source);
+    Py_ssize_t len = PyBytes_GET_SIZE(source);
+#define IS_WORD(c) (Py_ISALNUM(c) || (c) == '_' || ((unsigned char)(c)) >= 128)
+    for (const char *p = text; r == 0 && (p = memchr(p, 'a', text + len - p));
+         p++)
+    {
+        if (p - text < 2 || text + len - p < 4 || p[1] != 's'
+            || (p[-1] != ' ' && p[-1] != '\t')
+            || (p[2] != ' ' && p[2] != '\t'))
+        {
+            continue;
+        }
+        const char *end = p - 1, *start;
+        while (end > text && (*end == ' ' || *end == '\t')) {
+            end--;
+        }
+        for (start = end; start > text && IS_WORD(start[-1]); start--) {
+        }
+        const char *alias = p + 2, *aend;
+        while (alias < text + len && (*alias == ' ' || *alias == '\t')) {
+            alias++;
+        }
+        for (aend = alias; aend < text + len && IS_WORD(*aend); aend++) {
+        }
+        Py_ssize_t wlen = end + 1 - start;
+        if (wlen > 0 && aend - alias == wlen
+            && memcmp(start, alias, (size_t)wlen) == 0)
+        {
+            PyObject *name = PyUnicode_DecodeUTF8(start, wlen, "strict");
+            r = name == NULL ? -1 : PySet_Add(names, name);
+            Py_XDECREF(name);
+            if (r < 0 && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+                PyErr_Clear();
+                r = 0;
+            }
+        }
+    }
+#undef IS_WORD
+    Py_DECREF(source);
+    return r;
+}
+
+/* The set of the names that the module of 'code' reads (see
+   add_read_names()) or re-exports (see add_reexported_names()), kept for
+   one module at a time: its statements run in a row.  Borrowed, or NULL
+   with an exception set. */
+static PyObject *
+module_read_names(struct _lazy_import_state *state, PyObject *code)
+{
+    if (state->read_names_code != code) {
+        PyObject *names = PySet_New(NULL);
+        if (names == NULL
+            || add_read_names((PyCodeObject *)code, names, 0) < 0
+            || add_reexported_names((PyCodeObject *)code, names) < 0)
+        {
+            Py_XDECREF(names);
+            return NULL;
+        }
+        Py_XSETREF(state->read_names, names);
+        Py_XSETREF(state->read_names_code, Py_NewRef(code));
+    }
+    return state->read_names;
 }
 
 /* Is the dotted module name 'name' the package 'package' or inside it?
@@ -877,6 +988,54 @@ is_protoc_alias(PyObject *alias, PyObject *fullname, PyObject *item)
     return r;
 }
 
+/* Is "import m" (or "import a.b", "import a.b as c"), the statement at
+   byte offset 'addr' of the module code 'code', an import made for its
+   side effects: does no code of the module read the name it binds (see
+   module_read_names())?  "import plugin_hello  # noqa: F401" in an
+   application, a module that registers an atexit handler or a codec:
+   deferred, its body would never run.  Such a statement runs now
+   (contract rule 57).  Returns 1, 0, or -1 with an exception set. */
+static int
+is_side_effect_module_import(struct _lazy_import_state *state,
+                             PyObject *code, int addr)
+{
+    if (code == NULL || !PyCode_Check(code)) {
+        return 0;
+    }
+    PyCodeObject *co = (PyCodeObject *)code;
+    const _Py_CODEUNIT *instr = _PyCode_CODE(co);
+    Py_ssize_t n = Py_SIZE(co);
+    Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names);
+    PyObject *bound = NULL;
+    int oparg = 0;
+    /* IMPORT_NAME, then IMPORT_FROM for each step of "import a.b as c"
+       (with a POP_TOP or SWAP between them), then the store. */
+    for (Py_ssize_t i = addr / (int)sizeof(_Py_CODEUNIT) + 1; i < n; i++) {
+        int op = _Py_GetBaseOpcode(co, (int)i);
+        oparg = (oparg << 8) | instr[i].op.arg;
+        if (op == EXTENDED_ARG || op == CACHE) {
+            continue;
+        }
+        if (op == IMPORT_FROM || op == SWAP || op == POP_TOP) {
+            oparg = 0;
+            continue;
+        }
+        if ((op == STORE_NAME || op == STORE_GLOBAL) && oparg < nnames) {
+            bound = PyTuple_GET_ITEM(co->co_names, oparg);
+        }
+        break;
+    }
+    if (bound == NULL) {
+        return 0;
+    }
+    PyObject *read = module_read_names(state, code);
+    if (read == NULL) {
+        return -1;
+    }
+    int r = PySet_Contains(read, bound);
+    return r < 0 ? -1 : !r;
+}
+
 /* Is "from P import a, b" an import made for its side effects: are a and
    b submodules (P does not have them) that the module never reads?  That
    is asked of such a statement
@@ -972,23 +1131,14 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
             }
         }
     }
-    if (r == 1 && state->read_names_code != code) {
-        PyObject *names = PySet_New(NULL);
-        if (names == NULL
-            || add_read_names((PyCodeObject *)code, names, 0) < 0)
-        {
-            Py_XDECREF(names);
-            Py_DECREF(bound);
-            return -1;
-        }
-        /* One module's names at a time: its statements run in a row. */
-        Py_XSETREF(state->read_names, names);
-        Py_XSETREF(state->read_names_code, Py_NewRef(code));
+    PyObject *read = (r == 1) ? module_read_names(state, code) : NULL;
+    if (r == 1 && read == NULL) {
+        Py_DECREF(bound);
+        return -1;
     }
     /* And the module's code must never read the names it binds. */
     for (Py_ssize_t i = 0; r == 1 && i < PyTuple_GET_SIZE(fromlist); i++) {
-        r = PySet_Contains(state->read_names,
-                           PySequence_Fast_GET_ITEM(bound, i));
+        r = PySet_Contains(read, PySequence_Fast_GET_ITEM(bound, i));
         r = (r < 0) ? -1 : !r;
     }
     Py_DECREF(bound);
@@ -1144,10 +1294,14 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
         eager = "names bound";
     }
     if (ready == 0 && state->mode > 0 && state->heal
-        && PyTuple_Check(fromlist))
+        && PyTuple_Check(fromlist) && PyTuple_GET_SIZE(fromlist) > 0)
     {
         ready = is_side_effect_import(state, globals, code, addr, fullname,
                                       fromlist, module, ilevel > 0);
+        eager = "side-effect import";
+    }
+    else if (ready == 0 && state->mode > 0 && state->heal) {
+        ready = is_side_effect_module_import(state, code, addr);
         eager = "side-effect import";
     }
     if (ready > 0 && module != NULL && state->mode > 0 && state->heal

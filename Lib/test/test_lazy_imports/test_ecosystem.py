@@ -386,6 +386,73 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec sa.events", "ok",
             "['sa', 'sa.events', 'sa.naming', 'sa.registry']"])
 
+    def test_module_imported_for_its_side_effects_anywhere(self):
+        # Contract rule 57: "import flushhook  # noqa: F401" in an
+        # application (the script, or any module) whose bound name no code
+        # of the module reads exists for what flushhook's body does: an
+        # atexit handler, a codec, a plugin registering itself.  It runs
+        # as eagerly; one whose name is read (in a function, in __all__)
+        # stays deferred, and so does "import x as x" (a re-export).
+        files = {
+            "flushhook.py": """\
+                import atexit
+                atexit.register(print, "flushed")
+                print("hook installed")
+                """,
+            "registry.py": "plugins = []\n",
+            "plugin_hello.py": """\
+                import registry
+                registry.plugins.append("hello")
+                """,
+            "used.py": "print('exec', __name__)\n",
+            "listed.py": "print('exec', __name__)\n",
+            "reexported.py": "print('exec', __name__)\n",
+            "app.py": """\
+                import plugin_hello  # noqa: F401
+                import registry
+                import listed
+                import reexported as reexported
+                __all__ = ["listed"]
+                def plugins(): return registry.plugins
+                """,
+            "main.py": """\
+                import flushhook  # noqa: F401
+                import used
+                import app
+                print(app.plugins())
+                def later(): return used
+                """,
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "hook installed", "exec used", "exec listed", "exec reexported",
+            "['hello']", "flushed"])
+        self.assert_lines(results[LAZY], ["hook installed", "['hello']",
+                                          "flushed"])
+
+    def test_deleted_name_is_no_use(self):
+        # Contract rules 52 and 57: "from . import mailer; del mailer" in
+        # a package __init__ imports mailer for its side effects: a del
+        # does not read the name.  The typing convention for an explicit
+        # re-export, "from . import fft as fft", is a use: torch's
+        # submodules stay deferred until they are read.
+        files = {
+            "pkg/__init__.py": """\
+                from . import mailer
+                del mailer
+                from . import fft as fft
+                """,
+            "pkg/mailer.py": "print('exec', __name__)\n",
+            "pkg/fft.py": "print('exec', __name__)\n",
+            "main.py": script("import pkg\npkg.__name__\n", "pkg"),
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], [
+            "exec pkg.mailer", "exec pkg.fft",
+            "['pkg', 'pkg.fft', 'pkg.mailer']"])
+        self.assert_lines(results[LAZY], [
+            "exec pkg.mailer", "['pkg', 'pkg.mailer']"])
+
     def test_string_annotation_reads_the_sibling(self):
         # Contract rule 52: importlib.metadata's "from . import _meta" is
         # read by its annotations, strings under "from __future__ import
