@@ -3646,43 +3646,20 @@ runs_nothing(PyLazyImportObject *lz)
    package as they are imported (see complete_for_shared_object()). */
 #define CANDIDATE_OWN_OF_PACKAGE 4
 
-/* Is 'name' (a str) a module of the standard library, or inside one?
-   Returns 1, 0, or -1 with an exception set. */
-static int
-is_stdlib_module(PyObject *name)
-{
-    PyObject *names = PySys_GetObject("stdlib_module_names");   /* borrowed */
-    if (names == NULL || !PyAnySet_Check(names) || !PyUnicode_Check(name)) {
-        return 0;
-    }
-    Py_ssize_t dot = find_dot(name, 0, PyUnicode_GET_LENGTH(name));
-    if (dot < 0) {
-        return PySet_Contains(names, name);
-    }
-    PyObject *top = PyUnicode_Substring(name, 0, dot);
-    int r = top == NULL ? -1 : PySet_Contains(names, top);
-    Py_XDECREF(top);
-    return r;
-}
-
 /* Which imports can explain a missing attribute of the module 'modname'
-   (see catch_up())?  No module of the standard library fills, as it is
-   imported, the namespace of a module outside its own top-level package:
-   for a module outside the standard library, not those of its modules;
-   for one inside, only those of its own top-level package.  Returns
-   EXPLAIN_ANY, EXPLAIN_NOT_STDLIB or EXPLAIN_OWN_PACKAGE, or -1 with an
-   exception set. */
+   (see catch_up())?  Those of modules of its own top-level package: the
+   import system binds a package's submodules in it, and they may fill
+   it; no module of the standard library fills the namespace of a module
+   outside its own top-level package, and a module of another package
+   that patches this one (a plugin) is a write that importlib.lazy's
+   report names, not a completion the miss can count on.  Returns
+   EXPLAIN_ANY (no module named) or EXPLAIN_OWN_PACKAGE. */
 #define EXPLAIN_ANY 0
-#define EXPLAIN_NOT_STDLIB 1
 #define EXPLAIN_OWN_PACKAGE 2
 static int
 explaining(PyObject *modname)
 {
-    if (modname == NULL) {
-        return EXPLAIN_ANY;
-    }
-    int r = is_stdlib_module(modname);
-    return r < 0 ? -1 : r ? EXPLAIN_OWN_PACKAGE : EXPLAIN_NOT_STDLIB;
+    return modname == NULL ? EXPLAIN_ANY : EXPLAIN_OWN_PACKAGE;
 }
 
 /* Can the deferred statement 'st' explain a missing attribute of the
@@ -3695,19 +3672,15 @@ can_explain(PyLazyImportObject *st, PyObject *modname, int which)
     if (which == EXPLAIN_ANY || target == NULL) {
         return 1;
     }
-    if (which == EXPLAIN_OWN_PACKAGE) {
-        Py_ssize_t len = PyUnicode_GET_LENGTH(modname);
-        Py_ssize_t dot = find_dot(modname, 0, len);
-        PyObject *top = PyUnicode_Substring(modname, 0, dot < 0 ? len : dot);
-        if (top == NULL) {
-            return -1;
-        }
-        int r = is_inside(target, top);
-        Py_DECREF(top);
-        return r;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(modname);
+    Py_ssize_t dot = find_dot(modname, 0, len);
+    PyObject *top = PyUnicode_Substring(modname, 0, dot < 0 ? len : dot);
+    if (top == NULL) {
+        return -1;
     }
-    int r = is_stdlib_module(target);
-    return r < 0 ? -1 : !r;
+    int r = is_inside(target, top);
+    Py_DECREF(top);
+    return r;
 }
 
 /* Find, in 'dict', the lazy import of kind 'kind' that eager execution
@@ -5155,14 +5128,23 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
        its last other reference while imports run. */
     Py_INCREF(dict);
     static const char why[] = "module %R had no attribute %R";
-    r = 0;
-    if (_PyDict_MayHoldLazyImports(dict)) {
+    /* Only a package's namespace is filled by the imports of its body:
+       the import system binds its submodules there, and they may set
+       attributes of their package.  A module that is not a package gets
+       no attribute from the modules its body imports unless one of them
+       patches it, which a module of another package does not do by
+       itself (importlib.lazy's report names such a write): a miss on it
+       (pluggy's getattr(plugin, "pytest_plugins", None) on each plugin
+       module) completes nothing. */
+    int package = PyDict_Contains(dict, &_Py_ID(__path__));
+    r = package < 0 ? -1 : 0;
+    if (package > 0 && _PyDict_MayHoldLazyImports(dict)) {
         r = catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict, attr,
                      why, 1, NULL, NULL);
     }
     if (r == 0) {
         /* A package: its submodules' imports may explain a submodule. */
-        r = PyDict_Contains(dict, &_Py_ID(__path__));
+        r = package;
         if (r > 0) {
             r = catch_up(tstate, dict, modname, attr, CANDIDATE_SUBMODULE,
                          dict, attr, why, 1, NULL, NULL);

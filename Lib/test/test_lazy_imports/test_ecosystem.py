@@ -216,14 +216,15 @@ class MissedAttributeTests(LazyImportsTestCase):
                                           "False False", "False False"])
 
     def test_stdlib_imports_explain_no_miss(self):
-        # Contract rule 51: a module of the standard library fills no
-        # namespace outside its own top-level package, so a miss in a
-        # module outside the standard library (the pytest_plugins that
-        # pluggy asks each plugin for) completes its other imports only,
-        # and one in importlib.metadata (pip's probe) only its imports of
-        # importlib's modules.
+        # Contract rules 51 and 55: only the imports of modules of its own
+        # top-level package fill a package's namespace, and none fills a
+        # module that is not a package: a miss on a plugin module (the
+        # pytest_plugins that pluggy asks each plugin for) completes
+        # nothing, and one in importlib.metadata (pip's probe) only its
+        # imports of importlib's modules.
         files = {
-            "plugin.py": "import csv\nimport helper\n",
+            "plugin.py": "import csv\nimport helper\n"
+                         "def uses(): return csv, helper\n",
             "helper.py": "print('exec', __name__)\n",
             "main.py": """\
                 import sys
@@ -239,8 +240,8 @@ class MissedAttributeTests(LazyImportsTestCase):
         results = {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
         self.assert_lines(results[EAGER], ["exec helper", "[]", "True",
                                            "None", "True True"])
-        self.assert_lines(results[LAZY], ["exec helper", "[]", "False",
-                                          "None", "False True"])
+        self.assert_lines(results[LAZY], ["[]", "False", "None",
+                                          "False True"])
 
     def test_statements_after_the_one_being_resolved(self):
         # Contract rules 50 and 51: while "from pkg import one" is being
@@ -269,8 +270,9 @@ class MissedAttributeTests(LazyImportsTestCase):
         # fail the lookup that asked for it (unittest's getattr(module,
         # "setUpModule", None)); the name stays lazy and its use raises.
         files = {
-            "mod.py": "import broken\n",
-            "broken.py": "raise LookupError('broken body')\n",
+            "mod/__init__.py": "from . import broken\n"
+                               "def uses(): return broken\n",
+            "mod/broken.py": "raise LookupError('broken body')\n",
             "main.py": """\
                 import mod
                 print(getattr(mod, "setUpModule", None))
@@ -992,6 +994,7 @@ class PackageIdiomTests(LazyImportsTestCase):
                 import ext
                 from . import base
                 from .sub import Sub
+                def uses(): return ext
                 """,
             "ext.py": "print('exec', __name__)\n",
             "pkg/base.py": "print('exec', __name__)\n",
@@ -1195,7 +1198,8 @@ class TryImportErrorTests(LazyImportsTestCase):
     def test_try_without_an_import_handler_keeps_deferral(self):
         # Contract rules 9 and 54: the try's own import is eager, the
         # imports of the module it imports stay deferred.
-        files = {"pkg/_extra.py": "import pkg._deep\n",
+        files = {"pkg/_extra.py": "import pkg._deep\n"
+                                  "def uses(): return pkg\n",
                  "pkg/_deep.py": "print('exec', __name__)\n"}
         code = script("""\
             try:
@@ -1214,8 +1218,8 @@ class TryImportErrorTests(LazyImportsTestCase):
         # imports as usual, and so does an import in a function called
         # from the body (a call, not an import statement of the body).
         files = {"pkg/__init__.py": "",
-                 "pkg/a.py": "import pkg.deep_a\n",
-                 "pkg/b.py": "import pkg.deep_b\n",
+                 "pkg/a.py": "import pkg.deep_a\ndef uses(): return pkg\n",
+                 "pkg/b.py": "import pkg.deep_b\ndef uses(): return pkg\n",
                  "pkg/deep_a.py": "", "pkg/deep_b.py": ""}
         code = script("""\
             try:
