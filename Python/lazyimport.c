@@ -42,15 +42,22 @@
 
 #define LAZY(op) ((PyLazyImportObject *)(op))
 
-/* The instructions of import statements.  IMPORT_NAME_GUARDED comes with
-   the healing group of patches/series; the core group builds without. */
-#ifdef IMPORT_NAME_GUARDED
-#  define IS_IMPORT_NAME(op) \
-      ((op) == IMPORT_NAME || (op) == IMPORT_NAME_LAZY \
-       || (op) == IMPORT_NAME_GUARDED)
+/* The instructions of import statements.  IMPORT_NAME_LAZY comes with
+   the compile patch of the core group, IMPORT_NAME_GUARDED with the
+   healing group (patches/series); every prefix of the queue builds. */
+#ifdef IMPORT_NAME_LAZY
+#  define IS_LAZY_IMPORT_NAME(op) ((op) == IMPORT_NAME_LAZY)
 #else
-#  define IS_IMPORT_NAME(op) ((op) == IMPORT_NAME || (op) == IMPORT_NAME_LAZY)
+#  define IS_LAZY_IMPORT_NAME(op) 0
 #endif
+#ifdef IMPORT_NAME_GUARDED
+#  define IS_GUARDED_IMPORT_NAME(op) ((op) == IMPORT_NAME_GUARDED)
+#else
+#  define IS_GUARDED_IMPORT_NAME(op) 0
+#endif
+#define IS_IMPORT_NAME(op) \
+    ((op) == IMPORT_NAME || IS_LAZY_IMPORT_NAME(op) \
+     || IS_GUARDED_IMPORT_NAME(op))
 
 
 /* ----- Which import statements are deferred ----------------------------- */
@@ -708,20 +715,19 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
             continue;
         }
         int index = -1;
+        if (IS_IMPORT_NAME(op)) {
+            if (last_const >= 0 && last_const < nconsts) {
+                fromlists[last_const] = 1;
+            }
+            oparg = 0;
+            last_const = -1;
+            continue;
+        }
         switch (op) {
         case LOAD_CONST:
             last_const = oparg;
             oparg = 0;
             continue;
-        case IMPORT_NAME:
-        case IMPORT_NAME_LAZY:
-#ifdef IMPORT_NAME_GUARDED
-        case IMPORT_NAME_GUARDED:
-#endif
-            if (last_const >= 0 && last_const < nconsts) {
-                fromlists[last_const] = 1;
-            }
-            break;
         case LOAD_NAME:
         case LOAD_FROM_DICT_OR_GLOBALS:
             index = oparg;
