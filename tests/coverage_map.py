@@ -69,6 +69,7 @@ SUBJECTS = {
     54: "a try sees eager code's ImportError",
     55: "an early completion has a cause",
     56: "a name imported from the module itself",
+    57: "side-effect imports run as eagerly",
     58: "defaults cover a class of modules",
 }
 RULES = sorted(SUBJECTS)
