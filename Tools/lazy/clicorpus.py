@@ -4,7 +4,8 @@
                  [--peer-venv DIR] [--base-python PY] [--base-venv DIR]
                  [--packages FILE] [--out DIR] [--limit N] [--only NAMES]
                  [--args ARGS] [--timeout SECONDS] [--resume]
-                 [--install-only] [--time ROUNDS] [--time-tools NAMES]
+                 [--install-only] [--report-only] [--time ROUNDS]
+                 [--time-tools NAMES]
 
 The wide CLI corpus of issue 37: a command-line tool a user picks from
 PyPI, not one of the repository's start-up corpus that the healing rules
@@ -40,7 +41,10 @@ most-downloaded packages in order ("rank name" a line).
        fork            the fork, eager (the reference)
        fork-L          the fork with -L
        fork-L-heal0    the fork with -L -X lazy_imports_heal=0
-       fork-L-v        fork-L again with -v: its "completed early" lines
+       fork-L-v        fork-L again with -v: its "completed early" lines,
+                       and the import observer's statements run at once
+       fork-again      fork once more: output that changes between two
+                       eager runs ("unstable") is compared on exit status
        peer            CPython 3.15 eager (with --peer-python)
        peer-L          CPython 3.15 with PYTHON_LAZY_IMPORTS=all
        base-L          the --base-python build with -L
@@ -63,12 +67,20 @@ most-downloaded packages in order ("rank name" a line).
    stdout and stderr are equal after the venv, interpreter, home and
    temporary paths and hexadecimal addresses are normalised; the reference
    of the fork's modes and base-L is fork, that of peer-L is peer.  A
-   command is "correct" in a lazy mode when its output is the same.
+   command is "correct" in a lazy mode when its output is the same; on the
+   peer also only when peer's exit status is the fork's and it prints no
+   traceback the fork does not.  The package versions of the two venvs
+   are recorded (pip resolves for each Python) and named where they
+   differ.
 
 4. Early completions: the stderr lines of fork-L-v with "completed early",
    counted per reason (the cause with its quoted names replaced by '...'),
    kept in full for the commands where fork-L loads more modules than
-   fork-L-heal0.
+   fork-L-heal0; and, with BENCH_STARTUP_LAZY_EVENTS, the statements the
+   rules run at once (the observer's "eager" events: try ImportError,
+   side-effect import, ...; not those that load nothing), which -v does
+   not print.  A command during which build/fork/python was relinked, or
+   one of whose processes reported no modules, is measured again.
 
 Output: OUT/clicorpus.json (everything, written after each package, so
 that --resume can go on after an interruption) and OUT/clicorpus.md (per
@@ -76,9 +88,11 @@ command the module counts and flags, then the summary).
 
 --time ROUNDS adds a wall-time subset: the --version commands of
 --time-tools (default: of 10 packages, the one with the most modules
-eagerly among those correct in every mode), every mode but fork-L-v run once per round in an
-order rotated between rounds, after one warm-up round; medians and
-geometric means of the ratios lazy/eager go to the report.
+eagerly among those correct in every mode), every mode but fork-L-v and
+fork-again run once per round in an order rotated between rounds, after
+one warm-up round; medians and geometric means of the ratios lazy/eager
+go to the report.  --report-only rewrites OUT/clicorpus.md from
+OUT/clicorpus.json.
 
 Examples, from the repository's top directory::
 
@@ -514,7 +528,8 @@ def version_note(data, entry):
         if p["name"] == entry["package"]:
             v = p.get("versions") or {}
             if v.get("peer") and v.get("fork") != v.get("peer"):
-                return f" (versions differ: fork {v['fork']}, peer {v['peer']})"
+                return (f" (versions differ: fork {v['fork']}, "
+                        f"peer {v['peer']})")
     return ""
 
 
