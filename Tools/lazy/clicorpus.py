@@ -628,6 +628,15 @@ def report(data):
                    f"(among the {len(both)} both run correctly): "
                    f"{len(more_peer)}; more modules in all: "
                    f"{len(more_peer_all)}")
+    vdiff = [e for e in entries if "fork-L-v" in e["modes"]
+             and e["modes"]["fork-L-v"].get("modules")
+             != e["modes"]["fork-L"].get("modules")]
+    if vdiff:
+        out.append("- the `-L -v` run (early completions) loads other "
+                   "modules than `-L` on: " + ", ".join(
+                       f"`{key(e)}` ({e['modes']['fork-L']['modules']} -> "
+                       f"{e['modes']['fork-L-v']['modules']})"
+                       for e in vdiff))
     if has_base:
         base_ok = [e for e in entries if works(e, "base-L")
                    and works(e, "fork-L")]
