@@ -4209,6 +4209,139 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
     return r;
 }
 
+/* Complete, in eager order, the deferred imports of modules of the
+   top-level package 'topname' that the body of the module of 'dict' (still
+   running) has made, and, depth first, those of that package that the
+   modules they run defer in turn, with the reason 'why' ('modname', a
+   module of the package, and 'attr' its arguments).  A completion that
+   fails stays lazy, to fail where it is used.  Returns 0, or -1 with an
+   exception set. */
+static int
+complete_package_imports(PyThreadState *tstate, PyObject *dict,
+                         PyObject *topname, const char *why,
+                         PyObject *modname, PyObject *attr, int *completed)
+{
+    int r = 1;
+    while (r > 0) {
+        PyObject *key = NULL, *found = NULL, *in = NULL, *collected = NULL;
+        r = earliest_in(tstate, dict, topname, CANDIDATE_OWN_OF_PACKAGE,
+                        NULL, &key, &found, &in);
+        Py_XDECREF(key);
+        if (r == 0 && found != NULL) {
+            r = complete_early(tstate, in, found, why, modname, attr,
+                               &collected);
+            if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
+                _PyErr_Clear(tstate);   /* fails where it is used */
+                Py_CLEAR(found);
+                r = 0;
+            }
+            else if (r == 0 && collected != NULL) {
+                /* Nothing to wait for: all of them. */
+                PyObject *none = PyTuple_New(0);
+                r = none == NULL ? -1
+                    : complete_descendants(tstate, collected, why, modname,
+                                           attr, none, Py_None, 0);
+                r = r < 0 ? -1 : 0;
+                Py_XDECREF(none);
+            }
+        }
+        Py_XDECREF(collected);
+        r = (r < 0) ? -1 : (found != NULL);
+        *completed += (r > 0);
+        Py_XDECREF(found);
+        Py_XDECREF(in);
+    }
+    return r;
+}
+
+/* A registry of the class 'type' was read and came out short: the
+   classes it lists (type.__subclasses__()) or a key of a dict subclass
+   whose __missing__ is called (matplotlib's docstring table, which
+   matplotlib.legend fills as it is imported).  The bodies of the modules
+   running in this thread (paused at a statement) had, eagerly, run their
+   imports of modules of the class's top-level package, which fill it:
+   complete them, outermost body first, depth first (contract rules 50
+   and 55).  Returns 1 when something was completed, 0, or -1 with an
+   exception set. */
+static int
+complete_for_registry(PyTypeObject *type, const char *why)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyInterpreterState *interp = tstate->interp;
+    if (interp->imports.lazy.mode <= 0 || !interp->imports.lazy.heal
+        || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)
+        || _PyInterpreterState_GetFinalizing(interp) != NULL)
+    {
+        return 0;
+    }
+    /* The top-level package of the module that defines the class. */
+    PyObject *modname = PyDict_GetItemWithError(_PyType_GetDict(type),
+                                                &_Py_ID(__module__));
+    if (modname == NULL || !PyUnicode_Check(modname)) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(modname);
+    Py_ssize_t dot = find_dot(modname, 0, len);
+    PyObject *topname = PyUnicode_Substring(modname, 0, dot < 0 ? len : dot);
+    if (topname == NULL) {
+        return -1;
+    }
+    /* The bodies of the modules being imported in this thread, outermost
+       first: eagerly each had run its imports before the statement it is
+       paused at.  Not __main__'s, which runs the whole program (rule 57
+       runs its imports made for their side effects): a registry missed
+       in a loop of the program costs a walk of its frames. */
+    PyObject *bodies = PyList_New(0);
+    int r = bodies == NULL ? -1 : 0;
+    for (_PyInterpreterFrame *f = tstate->current_frame;
+         r == 0 && f != NULL; f = f->previous)
+    {
+        if (f->owner == FRAME_OWNED_BY_CSTACK || f->f_locals != f->f_globals
+            || f->f_globals == NULL || !PyDict_CheckExact(f->f_globals)
+            || !_PyDict_MayHoldLazyImports(f->f_globals)
+            || (_PyFrame_GetCode(f)->co_flags & CO_OPTIMIZED))
+        {
+            continue;
+        }
+        PyObject *name;
+        r = _PyDict_GetItemRefNoResolve(f->f_globals, &_Py_ID(__name__),
+                                        &name);
+        if (r > 0) {
+            r = PyUnicode_Check(name)
+                && _PyUnicode_Equal(name, &_Py_ID(__main__));
+            Py_DECREF(name);
+        }
+        if (r == 0) {
+            r = PyList_Insert(bodies, 0, f->f_globals);
+        }
+        r = r < 0 ? -1 : 0;
+    }
+    int completed = 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(bodies); i++) {
+        r = complete_package_imports(
+            tstate, PyList_GET_ITEM(bodies, i), topname, why, modname,
+            (PyObject *)type, &completed);
+    }
+    Py_XDECREF(bodies);
+    Py_DECREF(topname);
+    return r < 0 ? -1 : completed > 0;
+}
+
+int
+_PyLazyImport_SubclassesRead(PyTypeObject *type)
+{
+    int r = complete_for_registry(type, "the subclasses of %R were read "
+                                        "(%R)");
+    return r < 0 ? -1 : 0;
+}
+
+int
+_PyLazyImport_KeyMissed(PyObject *dict)
+{
+    return complete_for_registry(Py_TYPE(dict), "a registry of %R missed "
+                                                "a key (%R)");
+}
+
 /* Find the first deferred statement of the body of the package whose
    namespace is 'dict' (named 'modname') that imports its submodule
    'fullname' ("import p.s", "from p.s import x", "from p import s"): set

@@ -173,6 +173,19 @@ extern int _PyLazyImport_GetModuleAttr(PyObject *module, PyObject *name,
    with an exception set (one not derived from Exception). */
 extern int _PyLazyImport_CatchUp(PyObject *module, PyObject *name);
 
+/* type.__subclasses__() of 'type' is asked: the bodies of the modules
+   running in this thread (paused at a statement) had,
+   eagerly, run their imports of the modules of the class's top-level
+   package, which define its subclasses (matplotlib's docstrings list the
+   properties of a subclass of Artist found so).  Under -L, those are
+   completed first.  Returns 0, or -1 with an exception set. */
+extern int _PyLazyImport_SubclassesRead(PyTypeObject *type);
+
+/* The same for a dict subclass 'dict' whose __missing__ is about to be
+   called (d[key] found no key): returns 1 when imports were completed (the
+   lookup is to be repeated), 0, or -1 with an exception set. */
+extern int _PyLazyImport_KeyMissed(PyObject *dict);
+
 /* Is 'func', the __getattr__ that the namespace 'dict' of a module binds,
    one that eager execution has not bound yet: is the module body, in
    eager order, paused at a deferred import that this thread is resolving,

@@ -38,10 +38,10 @@ series_tmp="$tmp/series"
 #             spellings (pep810 edits the lines verify adds).  A packager
 #             may drop pep810, or both: the rest applies and builds
 #             without them, and -L works (their tests then fail).
-#   healing   module / compile: IMPORT_NAME_GUARDED / import / runpy:
-#             contract rules 50-54, -L on programs that were written
-#             for eager imports.  They apply and build without the
-#             optional group.
+#   healing   module / compile: IMPORT_NAME_GUARDED / import / runpy /
+#             type, dict: contract rules 50-58, -L on programs that
+#             were written for eager imports.  They apply and build
+#             without the optional group.
 GROUPS
     (cd "$tmp" && ls -1 -- *.patch 2>/dev/null) || true
 } >"$series_tmp"
