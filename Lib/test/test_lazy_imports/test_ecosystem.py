@@ -736,6 +736,74 @@ class PackageIdiomTests(LazyImportsTestCase):
             with self.subTest(lazy=lazy):
                 self.assert_lines(result, ["Printer True"])
 
+    def test_registries_read_while_a_module_is_imported(self):
+        # Contract rules 55 and 58: matplotlib builds docstrings while its
+        # classes are defined, from a table (a dict whose __missing__ lists
+        # the subclasses of Artist) that its modules fill as they are
+        # imported (matplotlib.legend registers its keywords).  Reading the
+        # subclasses of a class, or missing a key of such a dict, completes
+        # first the imports of the class's package that the bodies being
+        # imported had made, eagerly, by then; healing off, the failure
+        # comes back.
+        files = {
+            "mp/__init__.py": "",
+            "mp/_doc.py": """\
+                class Table(dict):
+                    def __missing__(self, key):
+                        if key.endswith(":kwdoc"):
+                            from mp.artist import Artist
+                            for cls in Artist.__subclasses__():
+                                if cls.__name__ == key[:-6]:
+                                    return self.setdefault(
+                                        key, "properties of " + cls.__name__)
+                        raise KeyError(key)
+                table = Table()
+                def interpolated(func):
+                    func.__doc__ = func.__doc__ % table
+                    return func
+                """,
+            "mp/artist.py": "class Artist: pass\n",
+            "mp/legend.py": """\
+                print("exec", __name__)
+                from mp import _doc
+                _doc.table["legend_kw"] = "legend keywords"
+                class Legend: pass
+                """,
+            "mp/axes.py": """\
+                from mp.artist import Artist
+                from mp.legend import Legend
+                from mp import _doc
+                class Axes(Artist):
+                    @_doc.interpolated
+                    def legend(self):
+                        "%(legend_kw)s"
+                    def make(self): return Legend()
+                """,
+            "mp/figure.py": """\
+                from mp.artist import Artist
+                from mp.axes import Axes
+                from mp import _doc
+                class Figure(Artist):
+                    @_doc.interpolated
+                    def add_axes(self):
+                        "%(Axes:kwdoc)s"
+                    def axes(self): return Axes()
+                """,
+            "main.py": """\
+                from mp.figure import Figure
+                print(Figure.add_axes.__doc__)
+                from mp.axes import Axes
+                print(Axes.legend.__doc__)
+                """,
+        }
+        expected = ["exec mp.legend", "properties of Axes", "legend keywords"]
+        for lazy, result in self.run_both(files).items():
+            with self.subTest(lazy=lazy):
+                self.assert_lines(result, expected)
+        result = self.run_files(files, "-X", "lazy_imports_heal=0", "main.py",
+                                lazy=True, failure=True)
+        self.assertIn("KeyError", result.err)
+
     def test_registry_object_answers_misses_with_getattr(self):
         # Contract rules 50 and 52: SymPy's S answers a missing name from
         # what earlier imports registered (__getattr__), so reading it
