@@ -29,7 +29,11 @@ REGISTRY = """
 """
 
 # name -> (module tree, the modules the suggestion must exclude).  Each
-# main.py is the program that check runs.
+# main.py is the program that check runs.  It reads the names of the
+# modules behind the trap only in a function that does not run at import
+# time: an import whose name no code of its module reads is made for its
+# side effects and runs at once under -L (contract rule 57), and the trap
+# would be no trap.
 TRAPS = {
     "command registry filled by decorators": ({
         "main.py": """
@@ -37,6 +41,9 @@ TRAPS = {
             import registry
             import commands.build
             import commands.serve
+
+            def _commands():
+                return commands
 
             name = sys.argv[1] if len(sys.argv) > 1 else "build"
             if name not in registry.COMMANDS:
@@ -64,6 +71,9 @@ TRAPS = {
         "main.py": """
             import cache
             print("working")
+
+            def _flush():
+                return cache.flush
         """,
         "cache.py": """
             import atexit
@@ -78,10 +88,15 @@ TRAPS = {
         "main.py": """
             import telemetry
             print("working")
+
+            def _telemetry():
+                return telemetry
         """,
         # Excluding telemetry alone leaves this statement deferred (it
         # imports telemetry.exporter, which is not excluded).
-        "telemetry/__init__.py": "import telemetry.exporter\n",
+        "telemetry/__init__.py": ("import telemetry.exporter\n\n\n"
+                                  "def _exporter():\n"
+                                  "    return telemetry.exporter\n"),
         "telemetry/exporter.py": """
             import atexit
 
@@ -95,6 +110,9 @@ TRAPS = {
             import os
             import signal
             import reload
+
+            def _reload():
+                return reload
 
             os.kill(os.getpid(), signal.SIGUSR1)
             print("running")
@@ -111,6 +129,9 @@ TRAPS = {
     "sys.excepthook set at import": ({
         "main.py": """
             import crashreport
+
+            def _report():
+                return crashreport.report
 
             def run():
                 raise RuntimeError("disk full")
@@ -132,6 +153,9 @@ TRAPS = {
             import logging
             import logconfig
 
+            def _logconfig():
+                return logconfig
+
             logging.getLogger("app").warning("disk almost full")
         """,
         "logconfig.py": """
@@ -146,6 +170,9 @@ TRAPS = {
         "main.py": """
             import logging
             import app_logging
+
+            def _app_logging():
+                return app_logging
 
             logging.getLogger("app.db").debug("connected")
         """,
@@ -166,6 +193,9 @@ TRAPS = {
             import warnings
             import strict
 
+            def _strict():
+                return strict
+
             warnings.warn("old API", DeprecationWarning)
             print("done")
         """,
@@ -179,6 +209,9 @@ TRAPS = {
         "main.py": """
             import rot_codec
             print("hello".encode("rot5"))
+
+            def _search():
+                return rot_codec.search
         """,
         "rot_codec.py": """
             import codecs
@@ -203,6 +236,9 @@ TRAPS = {
             import pickle
             import money
             import money_pickling
+
+            def _reduce():
+                return money_pickling.reduce
 
             print(pickle.loads(pickle.dumps(money.Money(3, "EUR"))))
         """,
@@ -230,6 +266,9 @@ TRAPS = {
             import base
             import formats.yaml_format
             import formats.toml_format
+
+            def _formats():
+                return formats
 
             print("formats:", ", ".join(sorted(base.Format.known)))
         """,
@@ -261,6 +300,9 @@ TRAPS = {
             import storage
             import storage_abc
 
+            def _storage_abc():
+                return storage_abc
+
             print(isinstance(storage.Bucket(), Sequence))
         """,
         "storage.py": """
@@ -282,6 +324,9 @@ TRAPS = {
         "main.py": """
             import hooks
             import plugins
+
+            def _plugins():
+                return plugins
 
             for plugin in hooks.PLUGINS:
                 print("plugin", plugin.NAME, "active")
@@ -495,6 +540,9 @@ class CheckTests(unittest.TestCase):
                 import lifecycle
                 import db
 
+                def _close():
+                    return db.close
+
                 lifecycle.start()
             """,
             "lifecycle.py": """
@@ -668,6 +716,9 @@ EFFECTS_PROGRAM = """
 REGISTRAR = """
     import abc, atexit, codecs, copyreg, logging, signal, sys, warnings
     import never_used
+
+    def _never():
+        return never_used
 
     def handler(signum, frame):
         pass

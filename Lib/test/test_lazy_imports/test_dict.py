@@ -14,7 +14,11 @@ from .util import MODES, LazyImportsTestCase
 
 TARGET = {"target.py": 'print("exec", __name__)\nvalue = [1, 2, 3]\n'}
 
-HOLDER = dict(TARGET, **{"holder.py": "import target"})
+# holder reads target in a function, never called: an import whose name no
+# code of its module reads would run at once (contract rule 57).
+HOLDER = dict(TARGET, **{"holder.py": "import target\n\n\n"
+                                      "def _uses():\n"
+                                      "    return target\n"})
 
 # d holds one key, "value", bound by a lazy from-import under -L.
 PRELUDE = """
@@ -246,6 +250,8 @@ print(type(obtained).__name__,
                 return globals()
             def frame_globals():
                 return sys._getframe().f_globals
+            def _uses():
+                return target
         """})
         for access in ("vars(holder)['target']",
                        "holder.__dict__['target']",
@@ -280,12 +286,13 @@ print(type(obtained).__name__,
                 result = self.run_code("""
                     import importlib
                     d = {}
-                    exec("import m0, m1, m2", d)
+                    exec("import m0, m1, m2\\n"
+                         "def uses(): return m0, m1, m2", d)
                     print(d["m1"].value, importlib.is_lazy_import(d, "m0"),
                           importlib.is_lazy_import(d, "m2"))
                     print([v.value for k, v in d.items() if k[0] == "m"])
                     print(any(importlib.is_lazy_import(d, k) for k in d))
-                    exec("import m3", d)
+                    exec("import m3\\ndef uses(): return m3", d)
                     print(importlib.is_lazy_import(d, "m3"), d["m3"].value)
                 """, lazy=lazy, files=files)
                 self.assert_lines(result, [f"1 {lazy} {lazy}", "[0, 1, 2]",
@@ -339,7 +346,7 @@ import gc, importlib, sys
 def probe():
     namespace = {{}}
     exec({statement!r}, namespace)
-    del namespace["__builtins__"]
+    del namespace["__builtins__"], namespace["uses"]
     name, = namespace
     assert importlib.is_lazy_import(namespace, name)
     candidates = [o for o in gc.get_referents(namespace)
@@ -377,7 +384,10 @@ class LazyObjectTests(LazyImportsTestCase):
                                  ("from pkg import sub", "pkg.sub"),
                                  ("import pkg.sub as alias", "pkg.sub")):
             with self.subTest(statement=statement):
-                result = self.run_code(GC_PROBE.format(statement=statement),
+                # A function reads the bound name (contract rule 57).
+                bound = statement.split()[-1].split(".")[0]
+                source = f"{statement}\ndef uses(): return {bound}"
+                result = self.run_code(GC_PROBE.format(statement=source),
                                        lazy=True, files=files)
                 if result.lines == ["not exposed"]:
                     self.skipTest("the garbage collector does not expose it")
@@ -395,6 +405,9 @@ class LazyObjectTests(LazyImportsTestCase):
         code = """
             import gc, importlib
             source = "".join(f"import missing_{i}\\n" for i in range(200))
+            # A function reads the names (contract rule 57).
+            source += "def uses():\\n" + "".join(
+                f"    missing_{i}\\n" for i in range(200))
             code = compile(source, "burst", "exec")
             namespace = {}
             gc.disable()
@@ -430,7 +443,8 @@ class LazyObjectTests(LazyImportsTestCase):
                     plain = 1
                     state.append(importlib.is_lazy_import(globals(), "plain"))
                     namespace = {}
-                    exec("import other", namespace)
+                    exec("import other\\ndef uses(): return other",
+                         namespace)
                     state.append(importlib.is_lazy_import(namespace, "other"))
                     print(state)
                     try:

@@ -112,7 +112,8 @@ class ModuleLevelTests(LazyImportsTestCase):
         # module level, wherever exec() is called.
         statements = """
             namespace = {}
-            exec("import target\\nprint('bound')", namespace)
+            exec("import target\\nprint('bound')\\n"
+                 "def uses(): return target", namespace)
             print(namespace["target"].value)
         """
         callers = {
@@ -256,20 +257,22 @@ class AlwaysEagerTests(LazyImportsTestCase):
     def test_exec_with_separate_locals_is_eager(self):
         # Contract rule 9: exec() with locals other than its globals runs
         # like a class body (site runs the import lines of .pth files so):
-        # eager.  With one dict it is module level: lazy.
+        # eager.  With one dict it is module level: lazy.  Each snippet
+        # reads the name (an unread one would run at once, rule 57).
         result = self.run_files(dict(TARGET, **{"main.py": """
             import sys
+            SOURCE = "import target\\ndef uses(): return target"
             def run_pth_line():
-                exec("import target")      # a function's locals: eager
+                exec(SOURCE)      # a function's locals: eager
             run_pth_line()
             print("after function", "target" in sys.modules)
             del sys.modules["target"]
             namespace, local = {}, {}
-            exec("import target", namespace, local)
+            exec(SOURCE, namespace, local)
             print("after two namespaces", "target" in sys.modules)
             del sys.modules["target"]
             namespace = {}
-            exec("import target", namespace)
+            exec(SOURCE, namespace)
             print("after one namespace", "target" in sys.modules)
         """}), lazy=True)
         self.assert_lines(result, ["exec target", "after function True",
@@ -281,7 +284,8 @@ class AlwaysEagerTests(LazyImportsTestCase):
         # pkg eagerly and takes the submodules that pkg's own "import
         # pkg.sub" binds; under -L they stay lazy in the importing module.
         files = {
-            "pkg/__init__.py": "import pkg.sub\nvalue = 1",
+            "pkg/__init__.py": ("import pkg.sub\nvalue = 1\n\n\n"
+                                "def _uses():\n    return pkg\n"),
             "pkg/sub.py": 'print("exec", __name__)',
             "main.py": """
                 from pkg import *
@@ -468,12 +472,16 @@ class ExcludingTests(LazyImportsTestCase):
         # Contract rule 11: which statements the names "foo" and "bar.baz"
         # make eager; names are compared whole, never as prefixes.
         for statement, executed in EXCLUDING_CASES.items():
+            # A function reads the bound name (contract rule 57).
+            bound = statement.split()[-1].split(".")[0]
             with self.subTest(statement=statement):
                 result = self.run_files(dict(EXCLUDING_TREE, **{"main.py": f"""
                     import importlib
                     importlib.set_lazy_imports(excluding=["foo", "bar.baz"])
                     {statement}
                     print("bound")
+                    def _uses():
+                        return {bound}
                 """}), lazy=False)
                 self.assert_lines(result, [f"exec {name}" for name in executed]
                                   + ["bound"])

@@ -170,6 +170,8 @@ class CommandLineTests(LazyImportsTestCase):
             print(any(importlib.is_lazy_import(vars(module), name)
                       for module in list(sys.modules.values())
                       for name in list(vars(module))))
+            def _uses():
+                return target
         """
         for lazy in MODES:
             with self.subTest(lazy=lazy):
@@ -204,6 +206,8 @@ class CommandLineTests(LazyImportsTestCase):
             import importlib, sys
             import target
             print(sys.flags.lazy_imports, importlib.is_lazy_imports_enabled())
+            def _uses():
+                return target
         """
         for value, lazy in (("all", True), ("normal", False)):
             with self.subTest(value=value):
@@ -309,7 +313,7 @@ class SetLazyImportsTests(LazyImportsTestCase):
             def worker():
                 switched.wait()
                 namespace = {}
-                exec("import target", namespace)
+                exec("import target\\ndef uses(): return target", namespace)
                 report.append("target" in sys.modules)
                 report.append(importlib.is_lazy_import(namespace, "target"))
 
@@ -425,11 +429,19 @@ class VerifyTests(LazyImportsTestCase):
     """-X lazy_imports=verify (contract rule 44) and -X lazy_imports=all
     (contract rule 48)."""
 
+    # Each program reads the names it imports in a function it never calls:
+    # an import whose name no code of its module reads would run at once
+    # (contract rule 57), leaving nothing deferred to verify.
     FILES = {
-        "good.py": "import json\nimport colorsys\nprint('done')\n",
+        "good.py": ("import json\nimport colorsys\nprint('done')\n\n\n"
+                    "def _never():\n    return json, colorsys\n"),
         "bad.py": ("import json\nimport no_such_module_xyz\n"
-                   "from os import no_such_name_xyz\nprint('done')\n"),
-        "raises.py": "import no_such_module_xyz\nraise SystemExit(3)\n",
+                   "from os import no_such_name_xyz\nprint('done')\n\n\n"
+                   "def _never():\n"
+                   "    return json, no_such_module_xyz, no_such_name_xyz\n"),
+        "raises.py": ("import no_such_module_xyz\n\n\n"
+                      "def _never():\n    return no_such_module_xyz\n\n\n"
+                      "raise SystemExit(3)\n"),
     }
 
     def verify(self, script, failure=False):
@@ -463,9 +475,11 @@ class VerifyTests(LazyImportsTestCase):
         self.assertNotIn("lazy import verify", result.err)
 
     # A console script's wrapper: the failure is in a helper module whose
-    # import nothing uses, and the program ends with sys.exit(main()).
+    # import only a function never called uses, and the program ends with
+    # sys.exit(main()).
     HELPER = {"helper.py": ("import nosuchmod_xyz\n\n"
-                            "def main():\n    return 0\n")}
+                            "def main():\n    return 0\n\n"
+                            "def _never():\n    return nosuchmod_xyz\n")}
     NORMAL_ENDS = {
         "returns": "from helper import main\nmain()\n",
         "sys.exit(main())": ("import sys\nfrom helper import main\n"
@@ -521,7 +535,9 @@ class VerifyTests(LazyImportsTestCase):
         # The verification runs module bodies; a SystemExit one raises is
         # a failure of the verification, not a second exit.
         files = {"exits.py": "raise SystemExit(0)\n",
-                 "cli.py": "import sys\nimport exits\nsys.exit(0)\n"}
+                 "cli.py": ("import sys\nimport exits\n\n\n"
+                            "def _never():\n    return exits\n\n\n"
+                            "sys.exit(0)\n")}
         result = self.run_files(files, "-X", "lazy_imports=verify", "cli.py",
                                 lazy=False, failure=True)
         self.assertEqual(result.rc, 1)

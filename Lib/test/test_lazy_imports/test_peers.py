@@ -71,6 +71,12 @@ DATA = {
         """,
 }
 
+# CPython 3.15's data.basic_unused, whose import of data.basic2 nothing
+# uses.  Here a function, never called, reads the name: one that no code of
+# the module reads would be an import made for its side effects, which
+# runs at once under -L (contract rule 57).
+BASIC_UNUSED = "import data.basic2\n\n\ndef _uses():\n    return data\n"
+
 
 # Module bodies shared by the CPython 3.15 tests.
 
@@ -666,6 +672,8 @@ class CinderScenarioTests(PeerTestCase):
                   "meta.foo.ack" in sys.modules)
             import meta.waldo.fred as fred
             print(meta.waldo.Waldo)
+            def _uses():
+                return ack, fred
         """, {EAGER: ["True True", "Waldo"], LAZY: ["True False", "Waldo"]},
             files=META)
 
@@ -903,7 +911,7 @@ class PEP810Tests(PeerTestCase):
     # PEP 810's own object)
     def test_unused_import_not_loaded(self):
         files = dict(DATA)
-        files["data/basic_unused.py"] = "import data.basic2\n"
+        files["data/basic_unused.py"] = BASIC_UNUSED
         result = self.run_code("""
             import sys
             import data.basic_unused
@@ -913,10 +921,25 @@ class PEP810Tests(PeerTestCase):
         """, lazy=True, files=files)
         self.assert_lines(result, ["False", "exec data.basic2", "42"])
 
+    def test_unread_import_runs_at_once(self):
+        # Contract rule 57: the documented difference.  CPython 3.15 defers
+        # an import whose name no code of its module reads; under -L it is
+        # an import made for its side effects, and runs at once.
+        files = dict(DATA)
+        files["data/basic_unused.py"] = "import data.basic2\n"
+        result = self.run_code("""
+            import sys
+            import data.basic_unused
+            data.basic_unused
+            print("data.basic2" in sys.modules)
+            print(data.basic_unused.data.basic2.x)
+        """, lazy=True, files=files)
+        self.assert_lines(result, ["exec data.basic2", "True", "42"])
+
     # CPython 3.15: test_basic_unused_use_externally
     def test_unused_import_used_from_outside(self):
         files = dict(DATA)
-        files["data/basic_unused.py"] = "import data.basic2\n"
+        files["data/basic_unused.py"] = BASIC_UNUSED
         self.assert_output("""
             import sys
             from data import basic_unused
@@ -942,7 +965,7 @@ class PEP810Tests(PeerTestCase):
     # CPython 3.15: test_basic_unused_dir
     def test_dir_of_module_does_not_resolve(self):
         files = dict(DATA)
-        files["data/basic_unused.py"] = "import data.basic2\n"
+        files["data/basic_unused.py"] = BASIC_UNUSED
         self.assert_output("""
             import sys
             import data.basic_unused
@@ -953,7 +976,8 @@ class PEP810Tests(PeerTestCase):
     # CPython 3.15: test_basic_dir
     def test_dir_in_module_body_does_not_resolve(self):
         files = dict(DATA)
-        files["data/basic_dir.py"] = "import data.basic2\nx = dir()\n"
+        files["data/basic_dir.py"] = ("import data.basic2\nx = dir()\n\n\n"
+                                      "def _uses():\n    return data\n")
         self.assert_output("""
             import sys
             from data import basic_dir
@@ -998,6 +1022,8 @@ class PEP810Tests(PeerTestCase):
             importlib.set_lazy_imports()
             import data.basic2 as basic2
             print("data.basic2" in sys.modules)
+            def _uses():
+                return basic2
         """, ["False"], files=DATA, modes=[EAGER])
 
     # CPython 3.15: test_modules_dict
@@ -1042,7 +1068,7 @@ class PEP810Tests(PeerTestCase):
         # Contract rule 8: exec of module code with a dict as globals.
         self.assert_output("""
             import sys
-            exec("import plain")
+            exec("import plain\\ndef uses(): return plain")
             print("plain" in sys.modules)
             print(plain.VALUE)
         """, ["False", "plain"], files=PLAIN, modes=[LAZY])
@@ -1466,7 +1492,7 @@ class PEP810Tests(PeerTestCase):
     def test_threads_resolving_same_submodule(self):
         # Contract rule 27.
         files = dict(DATA)
-        files["data/basic_unused.py"] = "import data.basic2\n"
+        files["data/basic_unused.py"] = BASIC_UNUSED
         result = self.run_code(threads_code(
             prelude="from data import basic_unused\nbasic_unused",
             threads=10, body="return basic_unused.data.basic2",

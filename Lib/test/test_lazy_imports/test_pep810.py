@@ -300,6 +300,9 @@ class SysAPITests(LazyImportsTestCase):
                      import pkg.a
                      from pkg import b
                      import json
+
+                     def _uses():  # an unread import runs at once (rule 57)
+                         return json
                  """}
         for lazy in (False, True):
             with self.subTest(lazy=lazy):
@@ -341,7 +344,9 @@ class SysAPITests(LazyImportsTestCase):
             print(importlib.is_lazy_import(vars(user), "target"))
             print(user.target.value)
         """, lazy=False, files={"target.py": LOGGED,
-                                "user.py": "import target\n"})
+                                "user.py": ("import target\n\n\n"
+                                            "def _uses():\n"
+                                            "    return target\n")})
         self.assertEqual(result.lines, ["no target False False", "True",
                                         "exec target", "42"], result.err)
 

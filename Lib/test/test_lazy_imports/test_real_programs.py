@@ -14,12 +14,16 @@ from test.support import import_helper, os_helper
 from .util import MODES, LazyImportsTestCase, write_files
 
 # A module whose body raises AttributeError, imported lazily by holder.
+# holder reads bad in a function: an import whose name no code of its
+# module reads runs at once (contract rule 57).
 RAISING = {
     "bad.py": "print('exec bad')\nraise AttributeError('raised by bad')\n",
-    "holder.py": "import bad\n",
+    "holder.py": "import bad\ndef uses():\n    return bad\n",
     "holder_getattr.py": ("import bad\n"
                           "def __getattr__(name):\n"
-                          "    return 'from __getattr__'\n"),
+                          "    return 'from __getattr__'\n"
+                          "def uses():\n"
+                          "    return bad\n"),
 }
 
 
@@ -206,7 +210,8 @@ class ExcludingArgumentTests(LazyImportsTestCase):
                 for _ in range(2):
                     for name in ("a", "b"):
                         sys.modules.pop(name, None)
-                    exec("import a\\nimport b\\n", {})
+                    exec("import a\\nimport b\\n"
+                         "def uses(): return a, b\\n", {})
                     print(type(excluding).__name__,
                           "a" in sys.modules, "b" in sys.modules)
             print(Names.asked)
@@ -238,7 +243,9 @@ class CApiContractTests(LazyImportsTestCase):
         result = self.run_code(FRESH + textwrap.dedent("""
             import functools, marshal, pickle
             def fresh():
-                return namespace("import missing_mod")
+                # The lambda reads the name (contract rule 57) and adds
+                # no key.
+                return namespace("import missing_mod\\nlambda: missing_mod")
             def f(**kw):
                 return kw
             p = functools.partial(print)
@@ -262,7 +269,7 @@ class CApiContractTests(LazyImportsTestCase):
     def test_kwargs_dict_whose_resolution_binds_names(self):
         # Contract rule 34: f(**ns) sized the stack before resolving
         # (segfault).
-        files = {"holder.py": "import binder\n",
+        files = {"holder.py": "import binder\ndef uses(): return binder\n",
                  "binder.py": ("import holder\n"
                                "for i in range(50):\n"
                                "    setattr(holder, f'new{i}', i)\n")}
@@ -281,7 +288,9 @@ class CApiContractTests(LazyImportsTestCase):
         result = self.run_code("""
             import ctypes, importlib, sys
             ns = {}
-            exec("import missing_mod\\nimport json", ns)
+            # The lambda reads the names (contract rule 57), adding no key.
+            exec("import missing_mod\\nimport json\\n"
+                 "lambda: (missing_mod, json)", ns)
             del ns["__builtins__"]
             reported = []
             sys.unraisablehook = lambda u: reported.append(

@@ -259,18 +259,26 @@ SCENARIOS = {
         from rlk_never import n5
         import rlk_never.s1
         import rlk_never.s2
+        # Read, never called: an unread import runs at once (rule 57).
+        def _never():
+            return rlk_never
         """,
     "clear": """\
+        # Each snippet reads its names in a function, never called: an
+        # unread import runs at once (contract rule 57).
         m = types.ModuleType("rlk_clear")
-        exec("import rlk_mod\\nfrom rlk_pkg import other\\nimport rlk_missing\\n",
-             m.__dict__)
+        exec("import rlk_mod\\nfrom rlk_pkg import other\\n"
+             "import rlk_missing\\n"
+             "def uses(): return rlk_mod, other, rlk_missing\\n", m.__dict__)
         assert is_lazy(m.__dict__, "rlk_mod")
         m.__dict__.clear()
         ns = {}
-        exec("import rlk_mod\\nimport rlk_pkg.sub.leaf\\n", ns)
+        exec("import rlk_mod\\nimport rlk_pkg.sub.leaf\\n"
+             "def uses(): return rlk_mod, rlk_pkg\\n", ns)
         del ns["rlk_mod"]
         ns.clear()
-        exec("import rlk_mod\\nrlk_mod = 5\\n", ns)
+        exec("import rlk_mod\\nrlk_mod = 5\\ndef uses(): return rlk_mod\\n",
+             ns)
         assert ns["rlk_mod"] == 5
         del m, ns
         assert "rlk_mod" not in sys.modules

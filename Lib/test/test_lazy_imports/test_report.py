@@ -125,8 +125,12 @@ class ReportTests(unittest.TestCase):
         result, data = self.report("main.py", "3", failure=True)
         self.assertEqual(result.rc, 3)
         self.assertEqual(data["exit_status"], 3)
+        # A function reads app: an import whose name no code of its module
+        # reads runs at once (contract rule 57).
         files = dict(APP, **{"app/__main__.py": "import app.unused\n"
-                                                 "print('main ran')\n"})
+                                                 "print('main ran')\n\n\n"
+                                                 "def _uses():\n"
+                                                 "    return app\n"})
         result, data = self.report("-m", "app", files=files)
         self.assertIn(b"main ran", result.out)
         self.assertIn("app.unused", data["never_imported"])
@@ -136,7 +140,8 @@ class ReportTests(unittest.TestCase):
         # the program (runpy, pkgutil and what they use) is not charged to
         # the program.
         files = {"main.py": "import helper\nprint(helper.VALUE)\n",
-                 "helper.py": "import os\nVALUE = 1\n"}
+                 "helper.py": ("import os\nVALUE = 1\n\n\n"
+                               "def _uses():\n    return os\n")}
         for args in (("main.py",), ("-m", "main")):
             with self.subTest(args=args):
                 result, data = self.report(*args, files=files)

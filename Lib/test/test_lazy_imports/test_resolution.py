@@ -58,7 +58,10 @@ SPECIALIZED_READS = {
             return lazy_target
         for _ in range(WARMUP):
             get()
-        exec("import target as lazy_target", vars(builtins))
+        # The lambda reads the name (contract rule 57) and adds no key to
+        # builtins, which would undo the specialization.
+        exec("import target as lazy_target\\nlambda: lazy_target",
+             vars(builtins))
     """,
     "LOAD_ATTR_MODULE": """
         import holder
@@ -114,7 +117,8 @@ class BindingTests(LazyImportsTestCase):
             import target
             target.value
             namespace = {}
-            exec("import target as again", namespace)
+            exec("import target as again\\ndef uses(): return again",
+                 namespace)
             print(importlib.is_lazy_import(namespace, "again"))
             print(namespace["again"] is sys.modules["target"])
         """}), lazy=True)
@@ -527,7 +531,8 @@ class EagerOrderTests(LazyImportsTestCase):
         # CPython 3.15 do).  A name that a deferred import of the package
         # would bind when it runs (pkg.foo binds its sibling "string") is
         # not there yet: eagerly it is.  The one pinned difference.
-        files = {"pkg/__init__.py": "import pkg.foo\n",
+        files = {"pkg/__init__.py": ("import pkg.foo\n\n\n"
+                                     "def _uses():\n    return pkg\n"),
                  "pkg/string.py": "spam = 1\n",
                  "pkg/foo.py": "from . import string\nstring.spam\n"}
         code = """
@@ -568,7 +573,8 @@ class EagerOrderTests(LazyImportsTestCase):
                                      "_ns = dict(vars(util))\n"
                                      "del _ns['__name__']\n"
                                      "globals().update(_ns)\n"),
-                 "pkg/util.py": "from pkg import sub\nimport json\n",
+                 "pkg/util.py": ("from pkg import sub\nimport json\n\n\n"
+                                 "def _uses():\n    return json\n"),
                  "pkg/sub.py": "X = 1\n"}
         self.check_same("""
             from pkg import sub
@@ -662,7 +668,9 @@ class ResolutionTests(LazyImportsTestCase):
                 "holder.py": """
                     target = None
                     def load():
-                        exec("import target", globals())
+                        # The lambda reads the name (contract rule 57) and
+                        # adds no key to the namespace.
+                        exec("import target\\nlambda: target", globals())
                 """,
                 "main.py": (f"WARMUP = {WARMUP}\n"
                             + textwrap.dedent(code).lstrip()
@@ -750,6 +758,8 @@ class ResolutionTests(LazyImportsTestCase):
                         print("bound")
                         print({access} is sys.modules["target"])
                         print(importlib.is_lazy_import(vars(holder), "target"))
+                        def _uses():
+                            return other
                     """, lazy=lazy, files=other)
                     order = (["bound", "exec target"] if lazy
                              else ["exec target", "bound"])
@@ -818,7 +828,7 @@ class ResolutionTests(LazyImportsTestCase):
 
             own_builtins = dict(vars(builtins), __import__=tagging_import)
             namespace = {"__builtins__": own_builtins}
-            exec("import target", namespace)
+            exec("import target\\ndef uses(): return target", namespace)
             print("bound", calls)
             namespace["target"].value
             print(calls)
@@ -848,7 +858,7 @@ class ResolutionTests(LazyImportsTestCase):
                           "vars(holder).clear()"):
             with self.subTest(statement=statement):
                 result = self.run_files(dict(TARGET, **{
-                    "holder.py": "import target",
+                    "holder.py": "import target\ndef uses(): return target",
                     "other.py": 'print("exec", __name__)',
                     "main.py": f"""
                         import sys
@@ -857,6 +867,8 @@ class ResolutionTests(LazyImportsTestCase):
                         holder.__name__
                         {statement}
                         print("target" in sys.modules)
+                        def _uses():
+                            return target
                     """}), lazy=True)
                 self.assert_lines(result, ["False"])
 

@@ -46,7 +46,10 @@ class VerboseTests(LazyImportsTestCase):
     def test_importtime(self):
         # Contract rule 28: -X importtime reports an import when it runs,
         # and an import that never runs not at all.
-        code = MARKED + "import unused\n"
+        # A function reads unused: an import whose name no code of its
+        # module reads runs at once (contract rule 57).
+        code = (MARKED
+                + "import unused\n\n\ndef _uses():\n    return unused\n")
         for lazy in MODES:
             with self.subTest(lazy=lazy):
                 result = self.run_code(code, "-X", "importtime", lazy=lazy,
@@ -86,14 +89,16 @@ class CAPITests(LazyImportsTestCase):
             print(set_lazy(True, ["excluded"]) == (False, None))
             print(is_enabled(), importlib.is_lazy_imports_enabled())
             namespace = {}
-            exec("import target\\nimport excluded", namespace)
+            exec("import target\\nimport excluded\\n"
+                 "def uses(): return target, excluded", namespace)
             print(is_lazy(namespace, "target"), is_lazy(namespace, "excluded"))
             print(resolve(namespace), is_lazy(namespace, "target"))
             print(set_lazy(False, None) == (True, ["excluded"]))
             namespace = {}
             try:
                 set_lazy(True, None)
-                exec("import missing_module", namespace)
+                exec("import missing_module\\n"
+                     "def uses(): return missing_module", namespace)
                 resolve(namespace)
             except ModuleNotFoundError:
                 print("ModuleNotFoundError")
@@ -138,7 +143,8 @@ class CAPITests(LazyImportsTestCase):
             import sys
             from capi import *
             namespace = {}
-            exec("import target\\nplain = 1", namespace)
+            exec("import target\\nplain = 1\\n"
+                 "def uses(): return target", namespace)
             print(is_lazy(namespace, "target"), is_lazy(namespace, "plain"))
             print("target" in sys.modules)
             print(resolve(namespace))
@@ -154,7 +160,8 @@ class CAPITests(LazyImportsTestCase):
         result = self.run_scenario("capi", "-c", """if 1:
             from capi import *
             namespace = {}
-            exec("import missing_module", namespace)
+            exec("import missing_module\\n"
+                 "def uses(): return missing_module", namespace)
             try:
                 resolve(namespace)
             except ModuleNotFoundError as exc:
@@ -170,13 +177,14 @@ class CAPITests(LazyImportsTestCase):
             import sys
             from capi import items_with_error
             namespace = {}
-            exec("import target", namespace)
+            # The lambdas read the names (contract rule 57) and add no key.
+            exec("import target\\nlambda: target", namespace)
             del namespace["__builtins__"]
             print("bound")
             print(items_with_error(namespace)
                   == [("target", sys.modules["target"])])
             failing = {}
-            exec("import missing_module", failing)
+            exec("import missing_module\\nlambda: missing_module", failing)
             try:
                 items_with_error(failing)
             except ModuleNotFoundError:
@@ -248,7 +256,8 @@ class PycTests(LazyImportsTestCase):
             "mod.py": ('print("exec", __name__)\n'
                        "try:\n    import eager_target\nfinally:\n    pass\n"
                        "import target\n"
-                       'print("mod done")\n'),
+                       'print("mod done")\n\n\n'
+                       "def _uses():\n    return target\n"),
             "eager_target.py": 'print("exec", __name__)\n',
         }
         files.update(TARGET)
@@ -282,11 +291,16 @@ class PycTests(LazyImportsTestCase):
 class ResolveLazyImportsTests(LazyImportsTestCase):
     """importlib.resolve_lazy_imports() (contract rule 43)."""
 
+    # Each module reads the names it imports in a function: an import whose
+    # name no code of its module reads runs at once (contract rule 57).
     FILES = {
-        "mod.py": "import json\nimport pkg.sub\nfrom pkg import name\n",
+        "mod.py": ("import json\nimport pkg.sub\nfrom pkg import name\n\n\n"
+                   "def _uses():\n    return json, pkg, name\n"),
         "pkg/__init__.py": "print('exec pkg')\nname = 'name'\n",
-        "pkg/sub.py": "print('exec pkg.sub')\nimport colorsys\n",
-        "bad.py": "import no_such_module_xyz\n",
+        "pkg/sub.py": ("print('exec pkg.sub')\nimport colorsys\n\n\n"
+                       "def _uses():\n    return colorsys\n"),
+        "bad.py": ("import no_such_module_xyz\n\n\n"
+                   "def _uses():\n    return no_such_module_xyz\n"),
     }
 
     def test_module_dict_and_every_module(self):

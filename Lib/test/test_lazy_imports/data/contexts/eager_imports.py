@@ -5,7 +5,7 @@ import importlib
 namespace = {}
 with importlib.eager_imports():
     import outer
-    exec("import dynamic", namespace)
+    exec("import dynamic\ndef uses(): return dynamic", namespace)
 print("after with")
 import target
 print("bound")

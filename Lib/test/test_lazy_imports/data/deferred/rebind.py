@@ -9,3 +9,7 @@ other = 1
 holder.__name__
 holder.target = 2
 print("target" in sys.modules)
+
+
+def _uses():
+    return target, other

@@ -17,6 +17,7 @@ def get():
 
 for _ in range(1000):
     get()
-exec("import target", vars(namespace))
+# The lambda reads the name (contract rule 57) and adds no key to the dict.
+exec("import target\nlambda: target", vars(namespace))
 print("bound")
 print(get().value, get().value)
