@@ -4158,11 +4158,33 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
     {
         return 0;
     }
-    /* The same top-level package. */
+    /* The same top-level package.  A module run as __main__ by "python
+       -m pkg.cli" is pkg.cli (its __spec__'s name). */
     PyObject *importer;
     int r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__name__), &importer);
     if (r <= 0) {
         return r;
+    }
+    if (PyUnicode_Check(importer)
+        && _PyUnicode_Equal(importer, &_Py_ID(__main__)))
+    {
+        PyObject *spec, *specname = NULL;
+        r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__spec__), &spec);
+        if (r > 0) {
+            r = spec == Py_None ? 0
+                : PyObject_GetOptionalAttr(spec, &_Py_ID(name), &specname);
+            Py_DECREF(spec);
+        }
+        if (r < 0) {
+            Py_DECREF(importer);
+            return -1;
+        }
+        if (specname != NULL && PyUnicode_Check(specname)) {
+            Py_SETREF(importer, specname);
+        }
+        else {
+            Py_XDECREF(specname);
+        }
     }
     Py_ssize_t top = PyUnicode_Check(importer)
                      ? find_dot(importer, 0, PyUnicode_GET_LENGTH(importer))

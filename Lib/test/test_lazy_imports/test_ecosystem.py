@@ -710,6 +710,35 @@ class PackageIdiomTests(LazyImportsTestCase):
                                            "True True"])
         self.assert_lines(results[LAZY], ["['a']", "False False"])
 
+    def test_registry_read_by_a_module_run_with_dash_m(self):
+        # Contract rules 52 and 57: a module run as __main__ by "python -m
+        # hy.cli" is hy.cli for the registry rule: its read of the empty
+        # registry completes its imports of hy's modules first.
+        files = {
+            "hy/__init__.py": "",
+            "hy/utils.py": """\
+                registry = {}
+                def defines(f):
+                    registry[f.__name__] = f
+                    return f
+                """,
+            "hy/core.py": """\
+                from hy.utils import defines
+                @defines
+                def a(): pass
+                """,
+            "hy/cli.py": """\
+                from hy.core import a
+                from hy.utils import registry
+                print(sorted(registry))
+                def uses(): return a
+                """,
+        }
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, "-m", "hy.cli", lazy=lazy)
+                self.assert_lines(result, ["['a']"])
+
     def test_module_imports_a_name_from_itself(self):
         # Contract rule 56: sympy's printing.pycode defines a class and
         # further down imports it from itself; the statement rebinds the
