@@ -1,4 +1,5 @@
-# Benchmark targets: bench-micro, bench-startup, bench-memory, bench-pyperformance.
+# Benchmark targets: bench-micro, bench-disabled, bench-startup, bench-memory,
+# bench-pyperformance.
 # Not part of make test.  Results go to $(BUILD)/bench; see bench/README.rst.
 
 BENCH := $(BUILD)/bench
@@ -17,7 +18,7 @@ STARTUP_FORK    := $(if $(OPTIMIZE),$(BUILD)/fork-opt/python,$(PY_FORK))
 STARTUP_VANILLA := $(if $(OPTIMIZE),$(BUILD)/vanilla-opt/python,$(PY_VANILLA))
 STARTUP_OUT     := $(BENCH)$(if $(OPTIMIZE),-opt)
 
-.PHONY: bench bench-micro bench-micro-explain bench-startup bench-startup-venvs \
+.PHONY: bench bench-micro bench-micro-explain bench-disabled bench-startup bench-startup-venvs \
 	bench-explain bench-memory bench-pyperformance bench-pyperformance-fast bench-pyperformance-ir
 
 bench: bench-micro bench-startup bench-memory bench-pyperformance-fast  ## bench-micro, bench-startup, bench-memory, bench-pyperformance-fast
@@ -32,6 +33,14 @@ bench-micro: build vanilla  ## callgrind instruction counts of the patched paths
 bench-micro-explain: build vanilla  ## where one micro loop spends its instructions (LOOP=, WITH_L=1)
 	@$(PY_VANILLA) $(T)/bench_micro_explain.py --vanilla $(PY_VANILLA) --fork $(PY_FORK) \
 		--out $(BENCH) $(if $(WITH_L),-L) $(LOOP)
+
+# Whole processes counted in instructions (callgrind), the fork without -L over vanilla (issue
+# 37, "disabled means free"): -c pass, -I -c pass and a script importing ten stdlib packages,
+# one round per hash seed (REPS=, default 3); the functions where they differ, and what each
+# hook of the import system costs, by ablation (a few minutes).
+bench-disabled: build vanilla  ## callgrind: fork without -L vs vanilla, start-up and an import-heavy script, each hook's cost (REPS=)
+	@$(PY_VANILLA) $(T)/bench_disabled.py --vanilla $(PY_VANILLA) --fork $(PY_FORK) \
+		--out $(BENCH) -j $(BENCH_JOBS) $(if $(REPS),--reps $(REPS))
 
 # One venv per interpreter with the pinned command-line tools.
 $(STARTUP_OUT)/venv-vanilla/.ok: $(BENCH_STARTUP_REQ) | $(word 2,$(STARTUP_BUILDS))
