@@ -34,6 +34,10 @@
 #include "pycore_unicodeobject.h" // _PyUnicode_FastCopyCharacters()
 #include "opcode.h"                // LOAD_NAME
 
+#ifdef HAVE_DLOPEN
+#  include <dlfcn.h>              // dlopen()
+#endif
+
 #ifdef Py_GIL_DISABLED
    /* Resolution relies on the GIL to make "resolve then store back" look
       atomic to other threads, and on thread identity to detect cycles. */
@@ -398,17 +402,79 @@ is_import_system(PyObject *fullname, PyObject *fromlist)
     return 0;
 }
 
+/* Is 'fullname' an extension module of the standard library whose file
+   is found and loads: the shared library and those it links are mapped
+   (dlopen(), as the import will do with the same flags), without running
+   its initialization, which for the standard library's modules raises no
+   ImportError.  A file found that fails to load (a library it needs is
+   missing) says no, and the import then raises in the try, as eagerly.
+   The library stays loaded for the import.  Returns 1, 0, or -1 with an
+   exception set. */
+static int
+stdlib_extension_loads(PyThreadState *tstate, PyObject *fullname)
+{
+#ifdef HAVE_DLOPEN
+    PyObject *names = PySys_GetObject("stdlib_module_names");   /* borrowed */
+    PyObject *importlib = tstate->interp->imports.importlib;
+    if (names == NULL || !PyAnySet_Check(names) || importlib == NULL) {
+        return 0;
+    }
+    int r = PySet_Contains(names, fullname);
+    if (r <= 0) {
+        return r;
+    }
+    PyObject *spec = PyObject_CallMethod(importlib, "_find_spec", "OO",
+                                         fullname, Py_None);
+    if (spec == NULL) {
+        return -1;
+    }
+    PyObject *loader = NULL, *external = NULL, *cls = NULL, *origin = NULL;
+    r = 0;
+    if (spec != Py_None
+        && (r = PyObject_GetOptionalAttrString(spec, "loader", &loader)) > 0
+        && (r = PyObject_GetOptionalAttrString(
+                importlib, "_bootstrap_external", &external)) > 0
+        && (r = PyObject_GetOptionalAttrString(
+                external, "ExtensionFileLoader", &cls)) > 0
+        && (r = PyObject_IsInstance(loader, cls)) > 0
+        && (r = PyObject_GetOptionalAttrString(spec, "origin", &origin)) > 0)
+    {
+        PyObject *path = NULL;
+        r = PyUnicode_Check(origin)
+            && PyUnicode_FSConverter(origin, &path) ? 1 : -1;
+        if (r > 0) {
+            void *handle = dlopen(PyBytes_AS_STRING(path),
+                                  _PyImport_GetDLOpenFlags(tstate->interp));
+            r = handle != NULL;
+        }
+        Py_XDECREF(path);
+        if (r < 0 && !PyErr_Occurred()) {
+            r = 0;  /* not a str: let the import tell */
+        }
+    }
+    Py_XDECREF(origin);
+    Py_XDECREF(cls);
+    Py_XDECREF(external);
+    Py_XDECREF(loader);
+    Py_DECREF(spec);
+    return r;
+#else
+    return 0;
+#endif
+}
+
 /* Would the statement importing 'fullname' (with 'fromlist') raise no
    ImportError, whatever the modules it runs: is 'fullname' a module built
    into the interpreter, or one already imported, and does it hold the
    names of the fromlist?  A built-in module runs no Python body and loads
    no file; an imported one is only read; "from pkg import sub" where pkg
-   lacks sub imports pkg.sub, whose body may fail.  An extension module
-   whose file is found may still fail to load (a shared library it needs
-   is missing): only importing it tells, as eagerly.  Returns 1, 0, or -1
-   with an exception set. */
+   lacks sub imports pkg.sub, whose body may fail.  An extension module of
+   the standard library counts when it loads (see
+   stdlib_extension_loads()).  Returns 1, 0, or -1 with an exception
+   set. */
 static int
-imports_without_error(PyObject *fullname, PyObject *fromlist)
+imports_without_error(PyThreadState *tstate, PyObject *fullname,
+                      PyObject *fromlist)
 {
     Py_ssize_t len = PyUnicode_GET_LENGTH(fullname);
     if (len == 0 || find_dot(fullname, 0, len) >= 0) {
@@ -425,6 +491,9 @@ imports_without_error(PyObject *fullname, PyObject *fromlist)
             return 0;
         }
         found = PySequence_Contains(names, fullname);
+        if (found == 0) {
+            found = stdlib_extension_loads(tstate, fullname);
+        }
         if (found <= 0) {
             return found;
         }
@@ -728,6 +797,25 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
             last_const = oparg;
             oparg = 0;
             continue;
+        case LIST_EXTEND:
+            /* "__all__ = [...]" builds its list from a tuple constant. */
+            oparg = 0;
+            continue;
+        case STORE_NAME:
+        case STORE_GLOBAL:
+            /* The names "__all__ = [...]" lists are what "from m import *"
+               takes, not reads of the module's own code: the submodules
+               sympy.physics.units lists there are imported for what
+               they register, and no code reads them. */
+            if (last_const >= 0 && last_const < nconsts && oparg < nnames
+                && PyTuple_CheckExact(PyTuple_GET_ITEM(co->co_consts,
+                                                       last_const))
+                && _PyUnicode_Equal(PyTuple_GET_ITEM(co->co_names, oparg),
+                                    &_Py_ID(__all__)))
+            {
+                fromlists[last_const] = 1;
+            }
+            break;
         case LOAD_NAME:
         case LOAD_FROM_DICT_OR_GLOBALS:
             index = oparg;
@@ -1042,6 +1130,60 @@ is_side_effect_module_import(struct _lazy_import_state *state,
     return r < 0 ? -1 : !r;
 }
 
+/* Is there a module 'package'.'child', found (not run) through the
+   __path__ of the nearest package of 'package' that is imported: its
+   parent, whose spec gives 'package''s own search locations?  A package
+   not imported and not the child of one that is says no.  Returns 1 or 0
+   (0 with an exception set on an error not derived from Exception). */
+static int
+is_submodule_file(PyObject *package, PyObject *child)
+{
+    PyThreadState *tstate = _PyThreadState_GET();
+    PyObject *importlib = tstate->interp->imports.importlib;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(package);
+    Py_ssize_t dot = PyUnicode_FindChar(package, '.', 0, len, -1);
+    if (importlib == NULL || dot < 0) {
+        return 0;
+    }
+    PyObject *parentname = PyUnicode_Substring(package, 0, dot);
+    PyObject *parent = NULL, *path = NULL, *spec = NULL, *locations = NULL;
+    PyObject *name = NULL, *found = NULL;
+    int r = parentname == NULL ? -1 : get_imported(parentname, &parent);
+    if (r > 0) {
+        r = PyObject_GetOptionalAttr(parent, &_Py_ID(__path__), &path);
+    }
+    if (r > 0) {
+        spec = PyObject_CallMethod(importlib, "_find_spec", "OO", package,
+                                   path);
+        r = spec == NULL ? -1 : spec != Py_None;
+    }
+    if (r > 0) {
+        r = PyObject_GetOptionalAttrString(
+            spec, "submodule_search_locations", &locations);
+        r = (r > 0 && locations != Py_None) ? 1 : (r < 0 ? -1 : 0);
+    }
+    if (r > 0) {
+        name = dotted(package, child);
+        found = name ? PyObject_CallMethod(importlib, "_find_spec", "OO",
+                                           name, locations) : NULL;
+        r = found == NULL ? -1 : found != Py_None;
+    }
+    Py_XDECREF(found);
+    Py_XDECREF(name);
+    Py_XDECREF(locations);
+    Py_XDECREF(spec);
+    Py_XDECREF(path);
+    Py_XDECREF(parent);
+    Py_XDECREF(parentname);
+    if (r < 0) {
+        if (_PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
+            _PyErr_Clear(tstate);   /* the import itself will tell */
+        }
+        return 0;
+    }
+    return r;
+}
+
 /* Is "from P import a, b" an import made for its side effects: are a and
    b submodules (P does not have them) that the module never reads?  That
    is asked of such a statement
@@ -1095,8 +1237,8 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
                             : PyUnicode_Substring(importer, 0, dot));
         r = (importer == NULL && (dot == -2 || PyErr_Occurred())) ? -1 : 1;
     }
-    /* P is the package itself or one inside it, imported. */
-    int inside = (r > 0 && importer != NULL && module != NULL
+    /* P is the package itself or one inside it. */
+    int inside = (r > 0 && importer != NULL
                   && is_inside(fullname, importer));
     Py_XDECREF(importer);
     if (r < 0) {
@@ -1124,6 +1266,12 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
         else if (module != NULL) {
             r = provides_name(module, item);
             r = (r < 0) ? -1 : !r;
+        }
+        else if (inside) {
+            /* P is not imported yet: is there a submodule P.a?  Found
+               without running P (sympy.physics.units's "from .systems
+               import si", whose si registers the SI unit system). */
+            r = is_submodule_file(fullname, item);
         }
         else {
             /* P is not imported yet, so whether a and b are submodules
@@ -1228,7 +1376,7 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
            ImportError it catches (contract rule 54): the try must see the
            ImportError that this import raises eagerly (see
            imports_without_error()). */
-        r = imports_without_error(fullname, fromlist);
+        r = imports_without_error(tstate, fullname, fromlist);
         if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
             _PyErr_Clear(tstate);   /* the import itself will tell */
             r = 0;
@@ -4352,6 +4500,32 @@ complete_for_registry(PyTypeObject *type, const char *why)
 int
 _PyLazyImport_SubclassesRead(PyTypeObject *type)
 {
+    /* Asked by Python code that names __subclasses__ (matplotlib's
+       recursive_subclasses()); not by the subclass checks of abc, which
+       call it on every ABC a class is checked against and whose answer
+       does not depend on the modules not imported yet. */
+    PyThreadState *tstate = _PyThreadState_GET();
+    if (tstate->interp->imports.lazy.mode <= 0
+        || !tstate->interp->imports.lazy.heal)
+    {
+        return 0;
+    }
+    _PyInterpreterFrame *frame = tstate->current_frame;
+    while (frame != NULL && frame->owner == FRAME_OWNED_BY_CSTACK) {
+        frame = frame->previous;
+    }
+    if (frame == NULL) {
+        return 0;
+    }
+    PyObject *names = _PyFrame_GetCode(frame)->co_names;
+    int asked = 0;
+    for (Py_ssize_t i = 0; !asked && i < PyTuple_GET_SIZE(names); i++) {
+        asked = _PyUnicode_EqualToASCIIString(PyTuple_GET_ITEM(names, i),
+                                              "__subclasses__");
+    }
+    if (!asked) {
+        return 0;
+    }
     int r = complete_for_registry(type, "the subclasses of %R were read "
                                         "(%R)");
     return r < 0 ? -1 : 0;

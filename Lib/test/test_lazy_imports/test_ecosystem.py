@@ -356,6 +356,50 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec mp.funcs.zeta", "zeta",
             "['mp', 'mp.ctx', 'mp.funcs', 'mp.funcs.base', 'mp.funcs.zeta']"])
 
+    def test_submodule_of_a_subpackage_listed_in_all(self):
+        # Contract rules 52 and 57: sympy.physics.units's "from .systems
+        # import si" builds the SI unit system, which registers itself in
+        # a class attribute that conversions read later; no code of the
+        # package reads si, which only __all__ lists (the names "from
+        # units import *" takes are no read).  si is a submodule of a
+        # subpackage not imported yet, found without running it: the
+        # statement runs as eagerly.  A name of a module (not a
+        # submodule) listed in __all__ stays deferred.
+        files = {
+            "units/__init__.py": """\
+                from .unitsystem import UnitSystem
+                from .util import convert_to
+                from .systems import si
+                from .constants import c
+                __all__ = ["UnitSystem", "convert_to", "si", "c"]
+                """,
+            "units/unitsystem.py": """\
+                class UnitSystem:
+                    _unit_systems = {}
+                    def __init__(self, name):
+                        UnitSystem._unit_systems[name] = self
+                """,
+            "units/util.py": """\
+                from .unitsystem import UnitSystem
+                def convert_to(value):
+                    return value, sorted(UnitSystem._unit_systems)
+                """,
+            "units/constants.py": "print('exec', __name__)\nc = 299792458\n",
+            "units/systems/__init__.py": "",
+            "units/systems/si.py": """\
+                print('exec', __name__)
+                from units.unitsystem import UnitSystem
+                SI = UnitSystem("SI")
+                """,
+            "main.py": "from units import convert_to\nprint(convert_to(3))\n",
+        }
+        results = self.run_both(files)
+        self.assert_lines(results[EAGER], ["exec units.systems.si",
+                                           "exec units.constants",
+                                           "(3, ['SI'])"])
+        self.assert_lines(results[LAZY], ["exec units.systems.si",
+                                          "(3, ['SI'])"])
+
     def test_sibling_imported_for_its_side_effects(self):
         # Contract rule 52: sqlalchemy.sql.naming's "from . import events"
         # registers event names that its decorators then use.  A relative
@@ -1271,6 +1315,28 @@ class TryImportErrorTests(LazyImportsTestCase):
                 if not init:
                     self.assert_printed(results[LAZY],
                                         results[EAGER].output)
+
+    def test_extension_module_that_loads_stays_deferred(self):
+        # Contract rule 54: an extension module of the standard library
+        # whose file is found and loads (its shared libraries are mapped,
+        # without running it) raises no ImportError: a plain import of it
+        # stays deferred.  A from-import of it runs now: whether it has
+        # the names is known only once it runs.
+        self.assertNotIn("array", sys.builtin_module_names)
+        files = {"pkg/__init__.py":
+                     self.OPTIONAL.format(handler="ImportError"),
+                 "pkg/_extra.py": "import array\nimport cmath\n"
+                                  "from _bisect import bisect_right\n"
+                                  "def uses(): return array, cmath\n"}
+        code = script("""\
+            import pkg
+            print(pkg.HAS_EXTRA)
+            """, "pkg", "array", "cmath", "_bisect")
+        results = self.run_both(files, code)
+        self.assert_printed(results[EAGER], [
+            "True", "['_bisect', 'array', 'cmath', 'pkg', 'pkg._extra']"])
+        self.assert_printed(results[LAZY], [
+            "True", "['_bisect', 'pkg', 'pkg._extra']"])
 
     def test_extension_module_found_but_failing_to_load(self):
         # Contract rule 54: an extension module whose file is found may
