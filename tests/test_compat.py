@@ -186,7 +186,7 @@ def test_extension_built_for_stock_works(interpreter, vanilla, tmp_path):
         import sys
         import abiprobe
         namespace = {}
-        exec("import target\\nplain = 1", namespace)
+        exec("import target\\nplain = 1\\nlambda: target", namespace)
         print(abiprobe.dict_used(namespace) == len(namespace) == 3)
         print("target" in sys.modules)
         print(abiprobe.dict_get(namespace, "target") is sys.modules["target"])
