@@ -368,6 +368,25 @@ def _chain(module, eager, lazy):
     return chain[::-1]
 
 
+def _candidates(run):
+    """module -> reason, for the late side effects and the side effects
+    that did not run in the -L run 'run' (importlib.lazy report's
+    side_effects): modules a program relying on them at start-up would
+    exclude."""
+    found = {}
+    for entry in run.record.get('side_effects', ()):
+        statement = entry['statement']
+        where = _location(statement['file'], statement['line'],
+                          statement['importer'])
+        changes = '; '.join(text if kind == 'unread' else f'{kind} {text}'
+                            for kind, text in entry['changes'])
+        if entry['module'] != entry['exclude']:
+            changes = f"{entry['module']}: {changes}"
+        found.setdefault(entry['exclude'], f"{entry['verdict']}: {changes}; "
+                         f"deferred at {where} ({statement['verdict']})")
+    return found
+
+
 def _write_json(json_file, findings):
     if json_file:
         with open(json_file, 'w', encoding='utf-8') as file:
@@ -397,12 +416,21 @@ def check(target, *, json_file=None, max_runs=80, stream=None):
         'lazy': {'exit_status': lazy.status, 'modules': len(lazy.loaded),
                  'seconds': round(lazy.seconds, 3)},
         'differences': found, 'excluding': {}, 'confirmed': None,
-        'minimal': None, 'remaining': [],
+        'minimal': None, 'remaining': [], 'candidates': _candidates(lazy),
     }
     w(f"Lazy imports check: {' '.join(target)}\n"
       f'  eager: exit status {eager.status}, {len(eager.loaded)} modules, '
       f'{eager.seconds:.2f} s;  -L: exit status {lazy.status}, '
       f'{len(lazy.loaded)} modules, {lazy.seconds:.2f} s\n')
+    candidates = findings['candidates']
+    if candidates:
+        # Not differences in this run: what -L moved or left out that
+        # another run, or code reading the registry first, may need.
+        w(f'\nSide effects that -L runs late or not at all '
+          f'({len(candidates)}): candidates for excluding if the program '
+          'relies on them at start-up\n')
+        for module, reason in sorted(candidates.items()):
+            w(f'    {module!r},  # {reason}\n')
     if not found:
         w('  no difference: the program behaves the same with -L\n')
         findings.update(runs=session.runs, exit_status=0,
@@ -452,7 +480,8 @@ def check(target, *, json_file=None, max_runs=80, stream=None):
                       and any(v == 'never used' for _, v in entries)}
         fixed = set(excluding)
         narrowed = _narrow(session, fixed,
-                           [never_used, only_eager | later],
+                           [set(candidates), never_used,
+                            only_eager | later],
                            eager.importers())
         if narrowed is None and not session.exhausted:
             # Nothing made the runs agree: does the program agree with
@@ -472,7 +501,9 @@ def check(target, *, json_file=None, max_runs=80, stream=None):
         if narrowed:
             for module in sorted(narrowed):
                 excluding.setdefault(
-                    module, 'found by narrowing down: -L '
+                    module, candidates[module].rpartition('; deferred at ')[0]
+                    if module in candidates
+                    else 'found by narrowing down: -L '
                     + ('imports it later' if module in later
                        else 'never imports it'))
             confirm = session.run(lazy=True, excluding=set(excluding))

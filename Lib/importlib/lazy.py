@@ -59,6 +59,9 @@ class _Recorder:
         self.tracemalloc = None
         # Time spent in the recorder itself, left out of the inclusive times.
         self.overhead = 0.0
+        # Memory the recorder keeps, left out of the traced memory.
+        self.memory_overhead = 0
+        self.late = None            # a _LateEffects, when installed
 
     # -- helpers
 
@@ -68,7 +71,19 @@ class _Recorder:
     def _memory(self):
         if self.tracemalloc is None:
             return 0
-        return self.tracemalloc.get_traced_memory()[0]
+        return self.tracemalloc.get_traced_memory()[0] - self.memory_overhead
+
+    def _boundary(self, before, after, ended=None):
+        """A module load starts or ends: let the late side effects
+        watcher compare, its memory left out."""
+        if self.late is None:
+            return
+        memory = self._memory()
+        try:
+            self.late.boundary(before, after, self, ended)
+        except Exception:
+            pass        # recording must never change the program
+        self.memory_overhead += self._memory() - memory
 
     @staticmethod
     def _user_frame(frame):
@@ -254,13 +269,16 @@ class _Recorder:
                     record['importer'] = frame.f_globals.get('__name__')
             index = len(self.loads)
             self.loads.append(record)
+            before = list(stack)
             stack.append(('load', name, time.perf_counter(), self._memory(),
                           index, self.overhead))
+            self._boundary(before, stack)
             return index
 
     def _load_finished(self, index):
         with self.lock:
             stack = self._stack()
+            before = list(stack)
             while stack:
                 entry = stack.pop()
                 if entry[0] == 'load' and entry[4] == index:
@@ -268,6 +286,7 @@ class _Recorder:
                     record['time_ms'] = (time.perf_counter() - entry[2]
                                          - (self.overhead - entry[5])) * 1e3
                     record['memory_kib'] = (self._memory() - entry[3]) / 1024
+                    self._boundary(before, stack, entry[1])
                     break
 
     # -- result
@@ -322,7 +341,509 @@ class _Recorder:
             'deferred': statements,
             'loads': loads,
             'never_imported': sorted(never - loaded),
+            'side_effects': self._side_effects(statements, by_line, loaded),
         }
+
+    def _side_effects(self, statements, by_line, loaded):
+        """The late side effects, and the deferred imports made for a
+        side effect that never ran, each with its statement."""
+        found = []
+        tool_files = (_THIS_FILE, '<frozen runpy>')
+        for entry in (self.late.effects.values() if self.late else ()):
+            statement = self.statements.get(entry['statement_key'])
+            if statement is None:
+                continue
+            if statement.get('submodule_binding'):
+                statement = by_line.get((statement['file'],
+                                         statement['line']), statement)
+            if statement['file'] in tool_files:
+                continue
+            exclude = statement['module']
+            for name in statement['fromlist'] or ():
+                full = f"{statement['module']}.{name}"
+                first = entry['first_load']
+                if first == full or first.startswith(full + '.'):
+                    exclude = full
+            found.append({
+                'module': entry['module'], 'verdict': entry['verdict'],
+                'changes': entry['changes'], 'exclude': exclude,
+                'statement': _statement_summary(statement)})
+        reads = _SourceReads()
+        for record in statements:
+            if (record['verdict'] != 'never used'
+                    or record['module'] in loaded
+                    or record.get('submodule_binding')
+                    or _is_stdlib(record['module'])
+                    or not (record['file'] or '').endswith('.py')
+                    or os.path.basename(record['file']) == '__init__.py'):
+                continue
+            try:
+                names = reads.unread(record)
+            except Exception:
+                names = None
+            if not names:
+                continue
+            found.append({
+                'module': record['module'], 'verdict': 'side effect not run',
+                'changes': [['unread', 'no code of '
+                             f"{record['importer']} reads "
+                             + ', '.join(names)]],
+                'exclude': record['module'],
+                'statement': _statement_summary(record)})
+        return found
+
+
+# ---------------------------------------------------------------------------
+# Late side effects (runs in the child interpreter of report and check)
+
+_module_dict = None         # types.ModuleType.__dict__['__dict__'].__get__
+_class_dict = type.__dict__['__dict__'].__get__
+_CONTAINER_LEN = ((dict, dict.__len__), (list, list.__len__),
+                  (set, set.__len__))
+
+
+def _is_stdlib(name):
+    return (name or '').partition('.')[0] in sys.stdlib_module_names
+
+
+def _object_name(obj):
+    """'module.qualname' of a function, method or class, the class of any
+    other object; reads no attribute that the program computes."""
+    kind = type(obj)
+    if issubclass(kind, type):
+        module = _class_dict(obj).get('__module__')
+        qualname = type.__dict__['__qualname__'].__get__(obj)
+        return (f'{module}.{qualname}' if isinstance(module, str)
+                and module != 'builtins' else qualname)
+    if kind.__name__ in ('function', 'builtin_function_or_method',
+                         'method'):
+        module = getattr(obj, '__module__', None)
+        qualname = getattr(obj, '__qualname__', '?')
+        return f'{module}.{qualname}' if module else qualname
+    return f'{_object_name(kind)} instance'
+
+
+def _filter_text(item):
+    try:
+        action, message, category, module, line = item
+    except (TypeError, ValueError):
+        return repr(type(item))
+    text = f'{action} {_object_name(category)}'
+    if message is not None:
+        text += f' message={getattr(message, "pattern", message)!r}'
+    if module is not None:
+        text += f' module={getattr(module, "pattern", module)!r}'
+    return text
+
+
+class _LateEffects:
+    """What a module loaded by a resolution changes outside itself.
+
+    Around each module load made while a deferred import is being resolved
+    (the body runs at the first use, not at the statement as eagerly), the
+    process-wide registries, the names of the modules already loaded and
+    the registries they hold (their dicts, lists and sets, and those of
+    their classes that define __init_subclass__ or a register method) are
+    compared; each change is charged to the innermost module load running
+    then.  Only report and check install this; a program run without them
+    pays nothing (contract rule 47).
+    """
+
+    def __init__(self):
+        global _module_dict
+        import _signal, atexit, codecs, types
+        _module_dict = types.ModuleType.__dict__['__dict__'].__get__
+        self._ncallbacks = atexit._ncallbacks
+        self._getsignal = _signal.getsignal
+        self._signals = sorted(_signal.valid_signals()
+                               - {_signal.SIGKILL, _signal.SIGSTOP})
+        self._signal_names = {
+            getattr(_signal, name): name for name in dir(_signal)
+            if name.startswith('SIG') and not name.startswith('SIG_')}
+        self._module_type = types.ModuleType
+        # The modules watched: those whose load has ended (the others'
+        # bodies are still running), in that order.
+        self._names, self._namespaces, self._lengths = [], [], []
+        self._keys = {}             # module name -> its names, last seen
+        self._getattr = set()       # modules with a __getattr__
+        # Registries: for each of dict, list, set, the objects, and for
+        # each its (module, label) and last length.
+        self._containers = {kind: ([], [], []) for kind, _ in _CONTAINER_LEN}
+        self._seen = set()          # ids of the registries watched
+        self._registries_state = None
+        self._loggers = None        # (loggerDict, len, loggers, handlers)
+        self._valid = False         # the last state is the baseline
+        self.registered = {'atexit': [], 'codecs': []}
+        self.effects = {}           # module -> record
+        for name, module in list(sys.modules.items()):
+            self._watch(name, module)
+        # Who registers an exit handler or a codec search function is
+        # named when the call goes through the module's function.
+        for module, kind in ((atexit, 'atexit'), (codecs, 'codecs')):
+            self._wrap(module, kind)
+
+    def _wrap(self, module, kind):
+        original = module.register
+        registered = self.registered[kind]
+
+        def register(*args, **kwargs):
+            result = original(*args, **kwargs)
+            if args:
+                registered.append(args[0])
+            return result
+
+        register.__name__ = register.__qualname__ = original.__name__
+        register.__doc__ = original.__doc__
+        register.__wrapped__ = original
+        module.register = register
+
+    def _watch(self, name, module):
+        """Start watching a module whose load has ended."""
+        if (name in ('sys', '__main__') or name in self._keys
+                or name.startswith('importlib')
+                or not issubclass(type(module), self._module_type)):
+            return
+        try:
+            namespace = _module_dict(module)
+        except Exception:
+            return
+        if type(namespace) is not dict:
+            return
+        keys = tuple(namespace)
+        self._names.append(name)
+        self._namespaces.append(namespace)
+        self._lengths.append(len(keys))
+        self._keys[name] = keys
+        if '__getattr__' in namespace:
+            self._getattr.add(name)
+        if _is_stdlib(name):
+            return
+        found = []
+        for key in keys:
+            if key.startswith('__') or 'cache' in key.lower():
+                continue
+            try:
+                if _imp._is_lazy_import(namespace, key):
+                    continue
+                value = namespace[key]
+            except Exception:
+                continue
+            found.append((key, value))
+            kind = type(value)
+            if (issubclass(kind, type)
+                    and _class_dict(value).get('__module__') == name):
+                attributes = _class_dict(value)
+                if '__init_subclass__' in attributes or any(
+                        'regist' in attribute for attribute in attributes):
+                    found += [(f'{key}.{attribute}', item) for attribute, item
+                              in list(attributes.items())
+                              if not attribute.startswith('__')
+                              and 'cache' not in attribute.lower()]
+        for label, value in found:
+            for base, length in _CONTAINER_LEN:
+                if issubclass(type(value), base):
+                    if id(value) not in self._seen:
+                        # Named where it was defined: the module holding
+                        # it that was loaded first.
+                        self._seen.add(id(value))
+                        objects, labels, lengths = self._containers[base]
+                        objects.append(value)
+                        labels.append((name, label))
+                        lengths.append(length(value))
+                    break
+
+    # -- state
+
+    def _registries(self):
+        state = {
+            'sys.meta_path': list(sys.meta_path),
+            'sys.path_hooks': list(sys.path_hooks),
+            'sys.excepthook': sys.excepthook,
+            'sys.unraisablehook': sys.unraisablehook,
+            'atexit': (self._ncallbacks(), len(self.registered['atexit'])),
+            'codecs': len(self.registered['codecs']),
+        }
+        warnings = sys.modules.get('warnings')
+        filters = getattr(warnings, 'filters', None)
+        state['warnings'] = list(filters) if type(filters) is list else []
+        state['logging'] = self._logging()
+        state['signal'] = [self._getsignal(n) for n in self._signals]
+        copyreg = sys.modules.get('copyreg')
+        table = getattr(copyreg, 'dispatch_table', None)
+        state['copyreg'] = dict(table) if type(table) is dict else {}
+        return state
+
+    def _logging(self):
+        """The handlers of the logging tree, NullHandler aside, as
+        [(logger name, handler)]: read again when their number changes."""
+        logging = sys.modules.get('logging')
+        root = getattr(logging, 'root', None)
+        manager = getattr(root, 'manager', None)
+        logger_type = getattr(logging, 'Logger', None)
+        if manager is None or not isinstance(logger_type, type):
+            return []
+        loggers = manager.loggerDict
+        cached = self._loggers
+        if cached is None or cached[0] is not loggers or cached[1] != len(
+                loggers):
+            found = [root] + [logger for logger in list(loggers.values())
+                              if isinstance(logger, logger_type)]
+            cached = self._loggers = (loggers, len(loggers), found, None,
+                                      [])
+        count = sum([len(logger.handlers) for logger in cached[2]])
+        if count != cached[3]:
+            null = getattr(logging, 'NullHandler', ())
+            handlers = [(logger.name, handler) for logger in cached[2]
+                        for handler in list(logger.handlers)
+                        if not isinstance(handler, null)]
+            cached = self._loggers = (*cached[:3], count, handlers)
+        return cached[4]
+
+    # -- comparing
+
+    def _registry_changes(self, before, after):
+        changes = []
+        for kind in ('sys.meta_path', 'sys.path_hooks'):
+            for item in after[kind]:
+                if not any(item is other for other in before[kind]):
+                    changes.append((kind, f'added {_object_name(item)}'))
+            for item in before[kind]:
+                if not any(item is other for other in after[kind]):
+                    changes.append((kind, f'removed {_object_name(item)}'))
+        for kind in ('sys.excepthook', 'sys.unraisablehook'):
+            if after[kind] is not before[kind]:
+                changes.append((kind, f'set to {_object_name(after[kind])}'))
+        count = after['atexit'][0] - before['atexit'][0]
+        named = self.registered['atexit'][before['atexit'][1]:
+                                          after['atexit'][1]]
+        # The standard library registers its own handlers when first
+        # needed (weakref.finalize): not the program's doing.
+        shown = [_object_name(f) for f in named]
+        shown = [name for name in shown if not _is_stdlib(name)]
+        if shown or count > len(named):
+            text = ', '.join(shown) or f'{count - len(named)} exit handlers'
+            changes.append(('atexit', f'registered {text}'))
+        named = self.registered['codecs'][before['codecs']:after['codecs']]
+        if named:
+            changes.append(('codecs', 'registered search function '
+                            + ', '.join(_object_name(f) for f in named)))
+        for item in after['warnings']:
+            if not any(item is other for other in before['warnings']):
+                changes.append(('warnings', f'filter {_filter_text(item)}'))
+        for logger, handler in after['logging']:
+            if not any(handler is h and logger == name
+                       for name, h in before['logging']):
+                changes.append(('logging', f'handler '
+                                f'{_object_name(type(handler))} on '
+                                f'{logger or "root"}'))
+        for number, handler, previous in zip(self._signals, after['signal'],
+                                             before['signal']):
+            if handler is not previous:
+                what = (_object_name(handler) if callable(handler)
+                        else repr(handler))
+                name = self._signal_names.get(number, number)
+                changes.append(('signal', f'{name}: {what}'))
+        for cls, reducer in after['copyreg'].items():
+            if before['copyreg'].get(cls) is not reducer:
+                changes.append(('copyreg', f'reducer for {_object_name(cls)}'
+                                f': {_object_name(reducer)}'))
+        return changes
+
+    def _namespace_changes(self, index, owner, ancestors):
+        """Public names bound in another module's namespace since its
+        names were last seen (a module that patches another: impute.Fancy
+        = Fancy).  A submodule bound in its package, and a name a module's
+        __getattr__ caches, are not the owner's doing.  Updates the names
+        seen."""
+        name = self._names[index]
+        namespace = self._namespaces[index]
+        old = set(self._keys[name])
+        keys = self._keys[name] = tuple(namespace)
+        if (name in ancestors or name in self._getattr or owner is None):
+            return []
+        added = []
+        for key in keys:
+            if key in old or key.startswith('_'):
+                continue
+            try:
+                if _imp._is_lazy_import(namespace, key):
+                    continue
+                value = namespace[key]
+            except Exception:
+                continue
+            if not issubclass(type(value), self._module_type):
+                added.append(key)
+        return [('namespace', f'{name}: bound ' + ', '.join(added))
+                ] if added else []
+
+    def boundary(self, before, after, recorder, ended=None):
+        """A module load starts or ends ('ended' names the module whose
+        load ended): 'before' and 'after' are the thread's stack of events
+        around it.  The changes since the last boundary are charged to the
+        innermost load of 'before' when a resolution is below it."""
+        active_before = any(e[0] == 'resolve' for e in before)
+        active_after = any(e[0] == 'resolve' for e in after)
+        if active_before or active_after:
+            owner = statement = first = None
+            if self._valid and active_before:
+                owner, statement, first = self._owner(before)
+            changes = self._compare(owner)
+            if changes:
+                entry = self.effects.setdefault(owner, {
+                    'module': owner, 'verdict': 'late side effect',
+                    'changes': [], 'statement_key': statement,
+                    'first_load': first})
+                for kind, text in changes:
+                    if [kind, text] not in entry['changes']:
+                        entry['changes'].append([kind, text])
+            self._valid = active_after
+        else:
+            self._valid = False
+        if ended is not None and ended in sys.modules:
+            self._watch(ended, sys.modules[ended])
+
+    @staticmethod
+    def _owner(stack):
+        """The innermost load of the stack if a resolution is below it,
+        the key of the innermost such resolution, and the module that
+        resolution loaded first; Nones otherwise."""
+        loads = [i for i, e in enumerate(stack) if e[0] == 'load']
+        resolves = [i for i, e in enumerate(stack) if e[0] == 'resolve']
+        if not loads or not resolves or loads[-1] < resolves[0]:
+            return None, None, None
+        owner = stack[loads[-1]][1]
+        if _is_stdlib(owner) or owner.startswith('importlib'):
+            return None, None, None
+        resolve = max(i for i in resolves if i < loads[-1])
+        first = next((stack[i][1] for i in loads if i > resolve), owner)
+        return owner, stack[resolve][1], first
+
+    def _compare(self, owner):
+        """Bring the state seen up to date; return what changed, if
+        'owner' is to be charged with it."""
+        changes = []
+        registries = self._registries()
+        if owner is not None and self._registries_state is not None:
+            changes += self._registry_changes(self._registries_state,
+                                              registries)
+        self._registries_state = registries
+        ancestors = set()
+        name = owner
+        while name:
+            ancestors.add(name)
+            name = name.rpartition('.')[0]
+        lengths = list(map(len, self._namespaces))
+        if lengths != self._lengths:
+            for index, (new, old) in enumerate(zip(lengths, self._lengths)):
+                if new != old:
+                    changes += self._namespace_changes(index, owner,
+                                                       ancestors)
+            self._lengths = lengths
+        for base, length in _CONTAINER_LEN:
+            objects, labels, old = self._containers[base]
+            new = list(map(length, objects))
+            if new == old:
+                continue
+            for (module, label), before, after in zip(labels, old, new):
+                if after > before and owner is not None and module != owner:
+                    changes.append(('registry', f'{module}.{label}: '
+                                    f'{after - before} added'))
+            old[:] = new
+        return changes
+
+
+# ---------------------------------------------------------------------------
+# Imports made for a side effect that never ran (at the end of the run)
+
+_READ_OPS = frozenset({'LOAD_NAME', 'LOAD_GLOBAL', 'LOAD_FROM_DICT_OR_GLOBALS',
+                       'LOAD_FROM_DICT_OR_DEREF'})
+
+
+class _SourceReads:
+    """The names a module's code reads, as contract rule 52 counts reads:
+    global reads in the module and all the code nested in it (a ``del`` is
+    no read), the names its annotations name, the words of its string
+    constants (``__all__``, string annotations), and the names an ``import
+    x as x`` re-exports."""
+
+    def __init__(self):
+        self._files = {}
+
+    def _read(self, filename):
+        found = self._files.get(filename)
+        if found is not None:
+            return found
+        import ast, re
+        found = None
+        try:
+            with open(filename, 'rb') as file:
+                source = file.read()
+            tree = compile(source, filename, 'exec', ast.PyCF_ONLY_AST)
+            code = compile(tree, filename, 'exec', dont_inherit=True)
+        except (OSError, SyntaxError, ValueError):
+            self._files[filename] = found = (None, None, None)
+            return found
+        names, words = set(), set()
+        stack = [code]
+        while stack:
+            current = stack.pop()
+            stack += [c for c in current.co_consts if hasattr(c, 'co_code')]
+            if not names.issuperset(current.co_names):
+                for instruction in dis.get_instructions(current):
+                    if instruction.opname in _READ_OPS:
+                        names.add(instruction.argval)
+        imports = []
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imports.append(node)
+            elif isinstance(node, ast.Constant) and isinstance(node.value,
+                                                               str):
+                # __all__, string annotations, names in docstrings.
+                words.update(re.findall(r'[A-Za-z_]\w*', node.value))
+            # Annotations read names even where they are compiled to
+            # strings (from __future__ import annotations).
+            for annotation in (getattr(node, 'annotation', None),
+                               getattr(node, 'returns', None)):
+                if annotation is not None:
+                    words.update(n.id for n in ast.walk(annotation)
+                                 if isinstance(n, ast.Name))
+        found = self._files[filename] = (names | words, imports, tree)
+        return found
+
+    def unread(self, record):
+        """The names the deferred statement 'record' binds, if no code of
+        its module reads any of them; otherwise None."""
+        filename, line = record.get('file'), record.get('line')
+        if not filename or not line:
+            return None
+        reads, imports, _ = self._read(filename)
+        if reads is None:
+            return None
+        bound = None
+        for node in imports:
+            if not node.lineno <= line <= (node.end_lineno or node.lineno):
+                continue
+            bound = []
+            for alias in node.names:
+                if alias.asname is not None and alias.asname == alias.name:
+                    return None         # import x as x: a re-export
+                if alias.asname:
+                    bound.append(alias.asname)
+                elif type(node).__name__ == 'ImportFrom':
+                    bound.append(alias.name)
+                else:
+                    bound.append(alias.name.partition('.')[0])
+            break
+        if not bound or '*' in bound or reads.intersection(bound):
+            return None
+        return bound
+
+
+def _statement_summary(record):
+    return {'text': _statement_text(record), 'module': record['module'],
+            'fromlist': record['fromlist'], 'file': record['file'],
+            'line': record['line'], 'importer': record['importer'],
+            'verdict': record['verdict'], 'used_at': record['used_at']}
 
 
 _exception_tables = {}      # code object -> its parsed exception table
@@ -425,6 +946,9 @@ def _record_main(args):
     if excluding is not None:
         importlib.set_lazy_imports(_imp._is_lazy_imports_enabled(),
                                    excluding=excluding)
+    # Wrapped before check's recorder of registrations wraps the same
+    # functions: it names who registered from the frames above its wrapper.
+    late = _LateEffects() if observe else None
     if effects_wanted:
         from importlib._lazy_effects import Effects
         effects = Effects()
@@ -434,6 +958,7 @@ def _record_main(args):
         recorder.tracemalloc = tracemalloc
         tracemalloc.start()
         recorder.wrap_find_and_load(sys.modules['_frozen_importlib'])
+        recorder.late = late
         _imp._set_lazy_observer(recorder.observe)
 
     status = 0
@@ -555,6 +1080,12 @@ def _format_report(result, limit):
       f'{len(lazy_loads)} loaded by resolutions, {len(eager_loads)} '
       'loaded eagerly\n')
     w(f'  {total_time:.1f} ms importing\n')
+    effects = result.get('side_effects') or []
+    late = [e for e in effects if e['verdict'] == 'late side effect']
+    not_run = [e for e in effects if e['verdict'] == 'side effect not run']
+    if effects:
+        w(f'  {len(late)} late side effects, {len(not_run)} side effects '
+          'not run: candidates for excluding\n')
 
     def section(title, records, line):
         if not records:
@@ -574,6 +1105,23 @@ def _format_report(result, limit):
         return f"{record['time_ms']:8.1f} ms {record['memory_kib']:8.0f} KiB"
 
     by_cost = lambda records: sorted(records, key=lambda r: -r['time_ms'])
+
+    def effect(entry):
+        statement = entry['statement']
+        changes = '; '.join(f'{kind} {text}' if kind != 'unread' else text
+                            for kind, text in entry['changes'])
+        line = (f"{entry['module']}: {changes}  <- {statement['text']}  "
+                f"({_location(statement['file'], statement['line'])})")
+        if statement.get('used_at'):
+            line += f' first used at {used(statement)}'
+        return line + f"  [excluding {entry['exclude']!r}]"
+
+    section('Late side effects: a deferred import\'s first use ran a module '
+            'body that changed what others see; eagerly it ran at the '
+            'statement', late, effect)
+    section('Side effects not run: deferred, never used, and its importer '
+            'never reads the name; eagerly its body ran at the statement',
+            not_run, effect)
     section('Used at import time: deferral gained nothing; the use is '
             'at the line named', by_cost(at_import),
             lambda r: f"{cost(r)}  {_statement_text(r)}  "
