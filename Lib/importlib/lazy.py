@@ -199,6 +199,17 @@ class _Recorder:
                         elif extra:
                             record['error'] = None
 
+    def print_late_side_effect(self, module, changes, key):
+        """The verify command: name a late side effect as it happens."""
+        record = self.statements.get(key) or {}
+        at = record.get('used_at') or {}
+        text = '; '.join(f'{kind} {what}' for kind, what in changes)
+        print(f'lazy import verify: late side effect: {module}: {text}  <- '
+              f"{_statement_text(record) if record else '?'}  "
+              f"({_location(record.get('file'), record.get('line'))}) "
+              f"first used at {_location(at.get('file'), at.get('line'))}",
+              file=sys.stderr, flush=True)
+
     def _verdict(self, record):
         importer = record['importer']
         module = sys.modules.get(importer) if importer else None
@@ -475,6 +486,7 @@ class _LateEffects:
         self._valid = False         # the last state is the baseline
         self.registered = {'atexit': [], 'codecs': []}
         self.effects = {}           # module -> record
+        self.printer = None         # called at each late side effect
         for name, module in list(sys.modules.items()):
             self._watch(name, module)
         # Who registers an exit handler or a codec search function is
@@ -688,6 +700,8 @@ class _LateEffects:
             if self._valid and active_before:
                 owner, statement, first = self._owner(before)
             changes = self._compare(owner)
+            if changes and self.printer is not None:
+                self.printer(owner, changes, statement)
             if changes:
                 entry = self.effects.setdefault(owner, {
                     'module': owner, 'verdict': 'late side effect',
@@ -914,15 +928,20 @@ def _with_line(code, start):
 
 
 def _record_main(args):
-    """Child side of report and check: run the program, write a record."""
+    """Child side of report, check and verify: run the program, write a
+    record (with --verify, print each late side effect instead)."""
     # Parsed by hand, and nothing imported that the recorder does not
     # need: what the recorder imports is loaded before the program runs.
     out = excluding = None
-    effects_wanted, observe = False, True
+    effects_wanted, observe, verifying = False, True, False
     while args and args[0] != '--':
         option = args.pop(0)
         if option == '--out':
             out = args.pop(0)
+        elif option == '--verify':
+            # The verify command: no record, each late side effect
+            # printed when it happens.
+            verifying = True
         elif option == '--excluding':
             excluding = [m for m in args.pop(0).split(',') if m]
         elif option == '--effects':
@@ -955,8 +974,11 @@ def _record_main(args):
         effects.install()
     if observe:
         recorder = _Recorder()
-        recorder.tracemalloc = tracemalloc
-        tracemalloc.start()
+        if verifying:
+            late.printer = recorder.print_late_side_effect
+        else:
+            recorder.tracemalloc = tracemalloc
+            tracemalloc.start()
         recorder.wrap_find_and_load(sys.modules['_frozen_importlib'])
         recorder.late = late
         _imp._set_lazy_observer(recorder.observe)
@@ -966,6 +988,8 @@ def _record_main(args):
     def finish():
         if recorder is not None:
             _imp._set_lazy_observer(None)
+        if out is None:
+            return
         result = (recorder.result(target, status) if recorder is not None
                   else {'command': target, 'exit_status': status,
                         'modules_loaded': sorted(sys.modules)})
@@ -1184,12 +1208,14 @@ def report(target, *, json_file=None, limit=20, stream=None):
 def verify(target):
     """Run the program as ``python -X lazy_imports=verify`` runs it: lazy,
     and when it ends with status 0, every import still deferred is
-    resolved, each failure printed with its statement (status 1).
+    resolved, each failure printed with its statement (status 1).  Each
+    late side effect (see report) is printed to stderr when it happens,
+    with its statement; it does not change the status.
 
     Returns the program's exit status (128 + N when signal N ended it).
     """
     command = [sys.executable, *_child_flags(), '-X', 'lazy_imports=verify',
-               *target]
+               '-m', 'importlib.lazy', '_record', '--verify', '--', *target]
     returncode = subprocess.run(command).returncode
     return 128 - returncode if returncode < 0 else returncode
 
@@ -1233,7 +1259,7 @@ def main(argv=None):
                        'does: with -L, and when it ends with status 0, '
                        'resolve every import still deferred; a failure is '
                        'printed with its statement and the status becomes '
-                       '1')):
+                       '1; a late side effect is printed when it happens')):
         sub = commands.add_parser(
             name, help=help_text, description=help_text,
             epilog=passed_on if name == 'verify' else epilog)

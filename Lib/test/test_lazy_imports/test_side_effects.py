@@ -429,6 +429,44 @@ class SideEffectNotRunTests(ReportRunner, unittest.TestCase):
             [("main.py", 7), ("main.py", 8), ("main.py", 11)])
 
 
+class VerifyCommandTests(unittest.TestCase):
+    """python -m importlib.lazy verify prints a late side effect when it
+    happens (contract rule 44)."""
+
+    def verify(self, files, *args):
+        with os_helper.temp_dir() as root:
+            write_files(root, files)
+            return assert_python_ok("-m", "importlib.lazy", "verify",
+                                    *(args or ("main.py",)), __cwd=root,
+                                    __isolated=False)
+
+    def test_late_side_effect_at_the_event(self):
+        # Contract rule 44: the line comes at the first use, between what
+        # the program printed before and after it, and the status stays 0.
+        files = dict(plugin_files("atexit"), **{
+            "main.py": "import sys\nfrom app.plugin import use\n"
+                       "print('before', flush=True)\n"
+                       "use()\nprint('after', file=sys.stderr)\n"})
+        for args in (("main.py",), ("-m", "main")):
+            with self.subTest(args=args):
+                result = self.verify(files, *args)
+                self.assertEqual(result.out.strip(), b"before")
+                self.assertEqual(result.err.decode().splitlines(), [
+                    "lazy import verify: late side effect: app.plugin: "
+                    "atexit registered app.plugin.flush  <- from app.plugin "
+                    "import use  (main.py:2) first used at main.py:4",
+                    "after"])
+
+    def test_nothing_printed_without_late_side_effects(self):
+        # Contract rule 44: a program without late side effects prints
+        # what it prints, nothing more.
+        files = dict(APP, **{"main.py": "from app.impute import Simple\n"
+                                        "print(Simple.__name__)\n"})
+        result = self.verify(files)
+        self.assertEqual(result.out.strip(), b"Simple")
+        self.assertEqual(result.err, b"")
+
+
 class CheckTests(unittest.TestCase):
     """check lists the late side effects and side effects not run as
     candidates for excluding (contract rule 46)."""
