@@ -699,7 +699,15 @@ class _LateEffects:
             owner = statement = first = None
             if self._valid and active_before:
                 owner, statement, first = self._owner(before)
-            changes = self._compare(owner)
+            # While another module of the owner's top-level package is
+            # being loaded, what the owner changes in that package is
+            # part of the package's import, as eagerly: not late for
+            # any code outside the package.
+            top = (owner or '').partition('.')[0]
+            inside = owner is not None and any(
+                e[0] == 'load' and e[1] != owner
+                and e[1].partition('.')[0] == top for e in before)
+            changes = self._compare(owner, top if inside else None)
             if changes and self.printer is not None:
                 self.printer(owner, changes, statement)
             if changes:
@@ -732,9 +740,10 @@ class _LateEffects:
         first = next((stack[i][1] for i in loads if i > resolve), owner)
         return owner, stack[resolve][1], first
 
-    def _compare(self, owner):
+    def _compare(self, owner, package=None):
         """Bring the state seen up to date; return what changed, if
-        'owner' is to be charged with it."""
+        'owner' is to be charged with it, the names and registries of the
+        top-level 'package' aside."""
         changes = []
         registries = self._registries()
         if owner is not None and self._registries_state is not None:
@@ -750,8 +759,9 @@ class _LateEffects:
         if lengths != self._lengths:
             for index, (new, old) in enumerate(zip(lengths, self._lengths)):
                 if new != old:
-                    changes += self._namespace_changes(index, owner,
-                                                       ancestors)
+                    found = self._namespace_changes(index, owner, ancestors)
+                    if self._names[index].partition('.')[0] != package:
+                        changes += found
             self._lengths = lengths
         for base, length in _CONTAINER_LEN:
             objects, labels, old = self._containers[base]
@@ -759,7 +769,8 @@ class _LateEffects:
             if new == old:
                 continue
             for (module, label), before, after in zip(labels, old, new):
-                if after > before and owner is not None and module != owner:
+                if (after > before and owner is not None and module != owner
+                        and module.partition('.')[0] != package):
                     changes.append(('registry', f'{module}.{label}: '
                                     f'{after - before} added'))
             old[:] = new

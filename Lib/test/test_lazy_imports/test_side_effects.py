@@ -253,23 +253,42 @@ class LateSideEffectTests(ReportRunner, unittest.TestCase):
     def test_innermost_module_load(self):
         # Contract rule 45: a change is charged to the innermost module
         # load running then, with the deferred statement whose first use
-        # ran it, and the statement's own module as the candidate.
+        # ran it; what a module of the package being loaded changes in that
+        # package is part of the package's import, as eagerly.
         files = dict(APP, **{
             "main.py": "from app.loader import load\nload()\n",
-            "app/loader.py": ("try:\n    import app.plugin\n"
-                              "except ImportError:\n    pass\n"
-                              "import atexit\natexit.register(print)\n"
-                              "def load():\n    pass\n"),
-            "app/plugin.py": textwrap.dedent(PLUGINS["decorator"][0]),
+            "app/loader.py": """
+                try:
+                    import plugins.hello
+                    import app.internal
+                except ImportError:
+                    pass
+                import atexit
+
+                def bye():
+                    pass
+
+                atexit.register(bye)
+
+                def load():
+                    pass
+            """,
+            "app/internal.py": ("from app.registry import PLUGINS\n"
+                                "PLUGINS['internal'] = 1\n"),
+            "plugins/__init__.py": "",
+            "plugins/hello.py": textwrap.dedent(PLUGINS["decorator"][0]),
         })
         result, data = self.report(files)
         late = self.side_effects(data, "late side effect")
-        self.assertEqual(sorted(late), ["app.plugin"])
-        self.assertEqual(late["app.plugin"]["changes"],
+        self.assertEqual(sorted(late), ["app.loader", "plugins.hello"])
+        self.assertEqual(late["plugins.hello"]["changes"],
                          [["registry", "app.registry.PLUGINS: 1 added"]])
-        self.assertEqual(late["app.plugin"]["exclude"], "app.loader")
-        self.assertEqual(late["app.plugin"]["statement"]["text"],
-                         "from app.loader import load")
+        self.assertEqual(late["app.loader"]["changes"],
+                         [["atexit", "registered app.loader.bye"]])
+        for entry in late.values():
+            self.assertEqual(entry["exclude"], "app.loader")
+            self.assertEqual(entry["statement"]["text"],
+                             "from app.loader import load")
 
     def test_submodule_statement_is_the_candidate(self):
         # Contract rule 45: for "from app import plugin" the candidate for
