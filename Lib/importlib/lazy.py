@@ -1081,13 +1081,38 @@ def _statement_text(record):
 
 
 def _location(file, line):
+    """file:line as a reader finds the file: from site-packages for an
+    installed module, relative to the working directory inside it, else
+    absolute."""
     if not file:
         return '?'
+    marker = os.sep + 'site-packages' + os.sep
+    index = file.rfind(marker)
+    if index >= 0:
+        return f'{file[index + 1:]}:{line}'
     try:
-        file = os.path.relpath(file)
+        relative = os.path.relpath(file)
     except ValueError:
-        pass
+        relative = file
+    if not relative.startswith(os.pardir + os.sep):
+        file = relative
     return f'{file}:{line}'
+
+
+def _rule_of(cause):
+    """The contract rule of an early completion, from its cause."""
+    if 'had no attribute' in cause or 'imports its submodule' in cause:
+        return 51
+    if "which its package's imports may fill" in cause:
+        return 52
+    if 'subclasses of' in cause or 'missed a key' in cause:
+        return 58
+    return None
+
+
+def _early(record):
+    rule = _rule_of(record['early'])
+    return record['early'] + (f' [rule {rule}]' if rule else '')
 
 
 def _format_report(result, limit):
@@ -1168,11 +1193,12 @@ def _format_report(result, limit):
     section('Eager imports, by inclusive time', by_cost(eager_loads),
             lambda r: f"{cost(r)}  {r['module']}  [{r['reason']}]  "
                       f"{_location(r['file'], r['line'])}")
-    section('Completed early by the fork (contract rule 51): eager '
-            'execution had run them, and a lookup needed them',
+    section('Completed early by the fork (contract rules 51, 52 and 58): '
+            'eager execution had run them, and something that happened '
+            'needed them (the rule follows each cause)',
             by_cost([r for r in deferred if r.get('early')]),
             lambda r: f"{cost(r)}  {_statement_text(r)}  "
-                      f"({_location(r['file'], r['line'])}): {r['early']}")
+                      f"({_location(r['file'], r['line'])}): {_early(r)}")
     section('Used later', by_cost(later),
             lambda r: f"{cost(r)}  {_statement_text(r)}  "
                       f"({_location(r['file'], r['line'])}) first used at "

@@ -314,7 +314,8 @@ class MissedAttributeTests(LazyImportsTestCase):
                                 "main.py", lazy=False)
         self.assertIn("Completed early by the fork", result.err)
         self.assertIn("from pkg.fill import fill", result.err)
-        self.assertIn("module 'pkg' had no attribute 'curry'", result.err)
+        self.assertIn("module 'pkg' had no attribute 'curry' [rule 51]",
+                      result.err)
 
 
 @requires_subprocess()
