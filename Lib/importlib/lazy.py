@@ -413,6 +413,20 @@ _CONTAINER_LEN = ((dict, dict.__len__), (list, list.__len__),
                   (set, set.__len__))
 
 
+def _bound_values(namespace, keys):
+    """(key, value) for the keys of namespace bound to a value, not to a
+    lazy import (reading one would import it), skipping a key gone or
+    whose read fails."""
+    for key in keys:
+        try:
+            if _imp._is_lazy_import(namespace, key):
+                continue
+            value = namespace[key]
+        except Exception:
+            continue
+        yield key, value
+
+
 def _is_stdlib(name):
     return (name or '').partition('.')[0] in sys.stdlib_module_names
 
@@ -531,15 +545,9 @@ class _LateEffects:
         if _is_stdlib(name):
             return
         found = []
-        for key in keys:
-            if key.startswith('__') or 'cache' in key.lower():
-                continue
-            try:
-                if _imp._is_lazy_import(namespace, key):
-                    continue
-                value = namespace[key]
-            except Exception:
-                continue
+        for key, value in _bound_values(
+                namespace, (key for key in keys if not key.startswith('__')
+                            and 'cache' not in key.lower())):
             found.append((key, value))
             kind = type(value)
             if (issubclass(kind, type)
@@ -674,15 +682,9 @@ class _LateEffects:
         if (name in ancestors or name in self._getattr or owner is None):
             return []
         added = []
-        for key in keys:
-            if key in old or key.startswith('_'):
-                continue
-            try:
-                if _imp._is_lazy_import(namespace, key):
-                    continue
-                value = namespace[key]
-            except Exception:
-                continue
+        for key, value in _bound_values(
+                namespace, (key for key in keys
+                            if key not in old and not key.startswith('_'))):
             if not issubclass(type(value), self._module_type):
                 added.append(key)
         return [('namespace', f'{name}: bound ' + ', '.join(added))
