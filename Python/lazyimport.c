@@ -4281,6 +4281,52 @@ is_shared_object(PyObject *value, PyObject *top)
     return r;
 }
 
+/* Complete, in eager order, the deferred imports of modules of the
+   top-level package 'topname' that the body of the module of 'dict' (still
+   running) has made and, if 'deep', depth first those of that package
+   that the modules they run defer in turn, with the reason 'why'
+   ('modname' and 'attr' its arguments); *completed counts them.  A
+   completion that fails stays lazy, to fail where it is used.  Returns 0,
+   or -1 with an exception set. */
+static int
+complete_package_imports(PyThreadState *tstate, PyObject *dict,
+                         PyObject *topname, const char *why,
+                         PyObject *modname, PyObject *attr, int deep,
+                         int *completed)
+{
+    int r = 1;
+    while (r > 0) {
+        PyObject *key = NULL, *found = NULL, *in = NULL, *collected = NULL;
+        r = earliest_in(tstate, dict, topname, CANDIDATE_OWN_OF_PACKAGE,
+                        NULL, &key, &found, &in);
+        Py_XDECREF(key);
+        if (r == 0 && found != NULL) {
+            r = complete_early(tstate, in, found, why, modname, attr,
+                               deep ? &collected : NULL);
+            if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
+                _PyErr_Clear(tstate);   /* fails where it is used */
+                Py_CLEAR(found);
+                r = 0;
+            }
+            else if (r == 0 && collected != NULL) {
+                /* Nothing to wait for: all of them. */
+                PyObject *none = PyTuple_New(0);
+                r = none == NULL ? -1
+                    : complete_descendants(tstate, collected, why, modname,
+                                           attr, none, Py_None, 0);
+                r = r < 0 ? -1 : 0;
+                Py_XDECREF(none);
+            }
+        }
+        Py_XDECREF(collected);
+        r = (r < 0) ? -1 : (found != NULL);
+        *completed += (r > 0);
+        Py_XDECREF(found);
+        Py_XDECREF(in);
+    }
+    return r;
+}
+
 /* Contract rule 52: a name that "from P.m import name" takes from a
    module of the importer's own package is a shared object (see
    is_shared_object()) that the importer's other imports may have filled
@@ -4353,74 +4399,17 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
     }
     Py_INCREF(dict);
     Py_INCREF(name);
-    while (r > 0) {
-        PyObject *key = NULL, *found = NULL, *in = NULL;
-        r = earliest_in(tstate, dict, topname, CANDIDATE_OWN_OF_PACKAGE,
-                        NULL, &key, &found, &in);
-        Py_XDECREF(key);
-        if (r == 0 && found != NULL) {
-            r = complete_early(tstate, in, found,
-                               "module %R read %R, which its package's "
-                               "imports may fill", importer, name, NULL);
-            if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
-                _PyErr_Clear(tstate);   /* fails where it is used */
-                Py_CLEAR(found);
-                r = 0;
-            }
-        }
-        r = (r < 0) ? -1 : (found != NULL);
-        Py_XDECREF(found);
-        Py_XDECREF(in);
+    if (r > 0) {
+        int completed = 0;
+        r = complete_package_imports(tstate, dict, topname,
+                                     "module %R read %R, which its "
+                                     "package's imports may fill",
+                                     importer, name, 0, &completed);
     }
     Py_XDECREF(topname);
     Py_DECREF(name);
     Py_DECREF(dict);
     Py_DECREF(importer);
-    return r;
-}
-
-/* Complete, in eager order, the deferred imports of modules of the
-   top-level package 'topname' that the body of the module of 'dict' (still
-   running) has made, and, depth first, those of that package that the
-   modules they run defer in turn, with the reason 'why' ('modname', a
-   module of the package, and 'attr' its arguments).  A completion that
-   fails stays lazy, to fail where it is used.  Returns 0, or -1 with an
-   exception set. */
-static int
-complete_package_imports(PyThreadState *tstate, PyObject *dict,
-                         PyObject *topname, const char *why,
-                         PyObject *modname, PyObject *attr, int *completed)
-{
-    int r = 1;
-    while (r > 0) {
-        PyObject *key = NULL, *found = NULL, *in = NULL, *collected = NULL;
-        r = earliest_in(tstate, dict, topname, CANDIDATE_OWN_OF_PACKAGE,
-                        NULL, &key, &found, &in);
-        Py_XDECREF(key);
-        if (r == 0 && found != NULL) {
-            r = complete_early(tstate, in, found, why, modname, attr,
-                               &collected);
-            if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
-                _PyErr_Clear(tstate);   /* fails where it is used */
-                Py_CLEAR(found);
-                r = 0;
-            }
-            else if (r == 0 && collected != NULL) {
-                /* Nothing to wait for: all of them. */
-                PyObject *none = PyTuple_New(0);
-                r = none == NULL ? -1
-                    : complete_descendants(tstate, collected, why, modname,
-                                           attr, none, Py_None, 0);
-                r = r < 0 ? -1 : 0;
-                Py_XDECREF(none);
-            }
-        }
-        Py_XDECREF(collected);
-        r = (r < 0) ? -1 : (found != NULL);
-        *completed += (r > 0);
-        Py_XDECREF(found);
-        Py_XDECREF(in);
-    }
     return r;
 }
 
@@ -4490,7 +4479,7 @@ complete_for_registry(PyTypeObject *type, const char *why)
     for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(bodies); i++) {
         r = complete_package_imports(
             tstate, PyList_GET_ITEM(bodies, i), topname, why, modname,
-            (PyObject *)type, &completed);
+            (PyObject *)type, 1, &completed);
     }
     Py_XDECREF(bodies);
     Py_DECREF(topname);
