@@ -5076,10 +5076,27 @@ done:
    cannot tell: a subpackage (its body imports its own modules), an
    extension module, a module served by another loader than importlib's
    SourceFileLoader.  Returns 0, or -1 with an exception set. */
+static int add_imports_of_code(PyThreadState *, PyObject *, PyObject *,
+                               PyObject *, PyObject *, PyObject *, int *,
+                               PyObject **);
+
 static int
 add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
                       PyObject *package, PyObject *pdict, PyObject *only,
                       int *all)
+{
+    return add_imports_of_code(tstate, name, path, package, pdict, only,
+                               all, NULL);
+}
+
+/* Like add_imports_of_module(), for any module inside 'package' when
+   'subpath' is not NULL: a subpackage's body is read too, and *subpath
+   is set to a new reference to its submodule search locations (None for
+   a module that is not a package). */
+static int
+add_imports_of_code(PyThreadState *tstate, PyObject *name, PyObject *path,
+                    PyObject *package, PyObject *pdict, PyObject *only,
+                    int *all, PyObject **subpath)
 {
     PyObject *importlib = tstate->interp->imports.importlib;
     PyObject *spec, *sub = NULL, *loader = NULL, *code = NULL;
@@ -5091,7 +5108,7 @@ add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
             spec, "submodule_search_locations", &sub);
     }
     if (r >= 0 && spec != Py_None) {
-        r = sub == Py_None
+        r = (sub == Py_None || subpath != NULL)
             ? PyObject_GetOptionalAttrString(spec, "loader", &loader) : 0;
         if (r > 0 && loader != Py_None) {
             r = PyObject_GetOptionalAttrString(importlib,
@@ -5102,13 +5119,25 @@ add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
                 r = r < 0 ? -1 : code != NULL;
             }
         }
-        if (r > 0) {
+        if (r > 0 && sub != NULL && sub != Py_None) {
+            /* A package's body: its relative imports are relative to it,
+               as to a module inside it. */
+            PyObject *inside = PyUnicode_FromFormat("%U.__init__", name);
+            r = inside == NULL ? -1
+                : add_module_imports((PyCodeObject *)code, inside, package,
+                                     pdict, only, all);
+            Py_XDECREF(inside);
+        }
+        else if (r > 0) {
             r = add_module_imports((PyCodeObject *)code, name, package,
                                    pdict, only, all);
         }
         else if (r == 0) {
             *all = 1;
         }
+    }
+    if (r >= 0 && subpath != NULL) {
+        *subpath = Py_NewRef(sub != NULL ? sub : Py_None);
     }
     Py_XDECREF(external);
     Py_XDECREF(code);
@@ -5385,6 +5414,384 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     return r;
 }
 
+/* Append to 'seeds' an item (eager key, number, lazy import, module or
+   None) for each submodule reference bound in the package 'dict' named
+   'modname' and in its loaded subpackages, at any depth, that eager
+   execution had completed by now (see earliest_in_package()). */
+static int
+add_reference_seeds(PyThreadState *tstate, PyObject *dict, PyObject *modname,
+                    int depth, PyObject *seeds)
+{
+    if (depth > 64) {
+        return 0;
+    }
+    PyObject *subs = PyList_New(0);
+    if (subs == NULL) {
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *name, *value;
+    int r = 0;
+    while (r == 0 && _PyDict_Next(dict, &pos, &name, &value, NULL)) {
+        if (!PyUnicode_Check(name)) {
+            continue;
+        }
+        if (PyModule_Check(value)
+            && ((PyModuleObject *)value)->md_dict != dict)
+        {
+            r = (PyList_Append(subs, value) < 0
+                 || PyList_Append(subs, name) < 0) ? -1 : 0;
+            continue;
+        }
+        if (!is_reference(value) || is_resolving(tstate, value)
+            || LAZY(value)->lz_submodule == SUBMODULE_NONE)
+        {
+            continue;
+        }
+        PyObject *key = eager_key(LAZY(value));
+        r = key == NULL ? -1 : completed_by_now(tstate, key);
+        if (r > 0) {
+            /* It stands for a statement that imports the submodule or a
+               module inside it (its module is not recorded): read as the
+               subpackage, whose modules are not known. */
+            PyObject *mod = dotted(modname, name);
+            PyObject *item = mod == NULL ? NULL : Py_BuildValue(
+                "(OnOO)", key, PyList_GET_SIZE(seeds), value, mod);
+            r = (item == NULL || PyList_Append(seeds, item) < 0) ? -1 : 0;
+            Py_XDECREF(item);
+            Py_XDECREF(mod);
+        }
+        Py_XDECREF(key);
+    }
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(subs); i += 2) {
+        PyObject *subdict = ((PyModuleObject *)PyList_GET_ITEM(subs, i))
+                            ->md_dict;
+        PyObject *subname = NULL;
+        if (subdict == NULL
+            || _PyDict_GetItemRefNoResolve(subdict, &_Py_ID(__name__),
+                                           &subname) <= 0)
+        {
+            r = PyErr_Occurred() ? -1 : 0;
+            continue;
+        }
+        PyObject *expected = dotted(modname, PyList_GET_ITEM(subs, i + 1));
+        if (expected == NULL) {
+            r = -1;
+        }
+        else if (PyUnicode_Check(subname)
+                 && _PyUnicode_Equal(subname, expected))
+        {
+            r = add_reference_seeds(tstate, subdict, subname, depth + 1,
+                                    seeds);
+        }
+        Py_XDECREF(expected);
+        Py_DECREF(subname);
+    }
+    Py_DECREF(subs);
+    return r;
+}
+
+/* Does a deferred import of the package named 'modname' (namespace
+   'dict', __path__ 'path') that eager execution had completed by now
+   import its submodule 'fullname' at module level, directly or through
+   the package's other modules (their edges read as rule 55 says, see
+   add_imports_of_module())?  Eagerly the submodule is then an attribute
+   of the package; otherwise eager execution has not imported it either.
+   The submodule references bound in the package and its loaded
+   subpackages count as statements that import their submodule.  Returns
+   1 and sets *through to a new reference to the earliest such statement,
+   0 when none does, 2 when the code cannot tell (a module another loader
+   serves, a reference to a subpackage, an edge through a module of the
+   project outside the package not loaded yet), or -1 with an exception
+   set. */
+static int
+imported_at_module_level(PyThreadState *tstate, PyObject *dict,
+                         PyObject *modname, PyObject *path,
+                         PyObject *fullname, PyObject **through)
+{
+    *through = NULL;
+    Py_ssize_t plen = PyUnicode_GET_LENGTH(modname);
+    Py_ssize_t dot = find_dot(modname, 0, plen);
+    PyObject *top = PyUnicode_Substring(modname, 0, dot < 0 ? plen : dot);
+    PyObject *seeds = PyList_New(0);
+    if (top == NULL || seeds == NULL) {
+        Py_XDECREF(top);
+        Py_XDECREF(seeds);
+        return -1;
+    }
+    /* The package's deferred imports of modules of its project, and the
+       submodule references bound in it and its loaded subpackages ("import
+       p.s" elsewhere).  Collected first: reading a module's code runs
+       code. */
+    Py_ssize_t pos = 0;
+    PyObject *name, *value;
+    int r = 0;
+    while (r == 0 && _PyDict_Next(dict, &pos, &name, &value, NULL)) {
+        if (!PyLazyImport_CheckExact(value)
+            || is_resolving(tstate, value))
+        {
+            continue;
+        }
+        PyLazyImportObject *st = statement_of(LAZY(value));
+        if (st->lz_globals != dict || st->lz_fullname == NULL
+            || !is_inside(st->lz_fullname, top))
+        {
+            continue;
+        }
+        PyObject *key = eager_key(st);
+        r = key == NULL ? -1 : completed_by_now(tstate, key);
+        if (r > 0) {
+            PyObject *item = Py_BuildValue(
+                "(OnOO)", key, PyList_GET_SIZE(seeds), value, Py_None);
+            r = (item == NULL || PyList_Append(seeds, item) < 0) ? -1 : 0;
+            Py_XDECREF(item);
+        }
+        Py_XDECREF(key);
+    }
+    if (r == 0) {
+        r = add_reference_seeds(tstate, dict, modname, 0, seeds);
+    }
+    PyObject *walked = NULL, *imports = NULL, *paths = NULL;
+    if (r == 0 && PyList_GET_SIZE(seeds) > 0) {
+        walked = PySet_New(NULL);
+        imports = PySet_New(NULL);
+        paths = PyDict_New();   /* subpackage -> its search locations */
+        r = (walked == NULL || imports == NULL || paths == NULL
+             || PyList_Sort(seeds) < 0) ? -1 : 0;
+    }
+    /* In eager order, what each statement imports (its module, and of
+       "from . import a" the submodule a), then what those modules import
+       at module level, to a fixed point: the first statement after which
+       the submodule is among them imported it. */
+    int unknown = 0;
+    for (Py_ssize_t i = 0; r == 0 && imports && i < PyList_GET_SIZE(seeds);
+         i++)
+    {
+        PyObject *seed = PyList_GET_ITEM(seeds, i);
+        PyObject *lazy = PyTuple_GET_ITEM(seed, 2);
+        PyObject *target = PyTuple_GET_ITEM(seed, 3);
+        PyLazyImportObject *st = statement_of(LAZY(lazy));
+        if (target == Py_None) {
+            target = st->lz_fullname;
+        }
+        else {
+            /* A reference stands for a statement that imports its
+               submodule, or, when that is a package, maybe a module
+               inside it (the statement's module is not recorded). */
+            PyObject *parent = NULL;
+            Py_ssize_t last = PyUnicode_FindChar(
+                target, '.', 0, PyUnicode_GET_LENGTH(target), -1);
+            if (last > 0) {
+                parent = PyUnicode_Substring(target, 0, last);
+            }
+            PyObject *where = NULL;
+            r = parent == NULL ? -1
+                : _PyUnicode_Equal(parent, modname)
+                  ? (where = Py_NewRef(path), 1)
+                  : PyDict_GetItemRef(paths, parent, &where);
+            Py_XDECREF(parent);
+            if (r > 0 && where != Py_None) {
+                PyObject *spec = PyObject_CallMethod(
+                    tstate->interp->imports.importlib, "_find_spec", "OO",
+                    target, where);
+                PyObject *sub = NULL;
+                r = spec == NULL ? -1 : spec == Py_None ? 0
+                    : PyObject_GetOptionalAttrString(
+                          spec, "submodule_search_locations", &sub);
+                if (r > 0 && sub != Py_None) {
+                    unknown = 1;
+                }
+                Py_XDECREF(sub);
+                Py_XDECREF(spec);
+            }
+            else if (r == 0) {
+                unknown = 1;    /* in a subpackage not read */
+            }
+            Py_XDECREF(where);
+            r = r < 0 ? -1 : 0;
+            if (r < 0) {
+                break;
+            }
+        }
+        r = PySet_Add(imports, target);
+        if (r == 0 && target == st->lz_fullname
+            && PyTuple_Check(st->lz_fromlist)
+            && _PyUnicode_Equal(target, modname))
+        {
+            for (Py_ssize_t k = 0;
+                 r == 0 && k < PyTuple_GET_SIZE(st->lz_fromlist); k++)
+            {
+                PyObject *sub = dotted(target,
+                                       PyTuple_GET_ITEM(st->lz_fromlist, k));
+                r = sub == NULL ? -1 : PySet_Add(imports, sub);
+                Py_XDECREF(sub);
+            }
+        }
+        while (r == 0) {
+            r = PySet_Contains(imports, fullname);
+            if (r != 0) {
+                break;
+            }
+            /* One module not walked yet; the set grows only between two
+               walks of it. */
+            PyObject *mod = NULL, *item;
+            Py_ssize_t ipos = 0;
+            Py_hash_t hash;
+            while (r == 0 && mod == NULL
+                   && _PySet_NextEntry(imports, &ipos, &item, &hash))
+            {
+                r = PySet_Contains(walked, item);
+                if (r == 0) {
+                    mod = Py_NewRef(item);
+                }
+                r = r < 0 ? -1 : 0;
+            }
+            if (r < 0 || mod == NULL) {
+                break;
+            }
+            /* Its packages first: importing it runs their bodies before
+               it, and it is found in the last one's search locations. */
+            while (r == 0 && is_inside(mod, modname)) {
+                Py_ssize_t last = PyUnicode_FindChar(
+                    mod, '.', 0, PyUnicode_GET_LENGTH(mod), -1);
+                PyObject *parent = last < 0 ? NULL
+                                   : PyUnicode_Substring(mod, 0, last);
+                r = parent == NULL ? -1
+                    : _PyUnicode_Equal(parent, modname) ? 1
+                    : PySet_Contains(walked, parent);
+                if (r == 0) {
+                    Py_SETREF(mod, parent);
+                }
+                else {
+                    Py_XDECREF(parent);
+                    r = r < 0 ? -1 : 0;
+                    break;
+                }
+            }
+            if (r == 0) {
+                r = PySet_Add(walked, mod);
+            }
+            if (r == 0 && is_inside(mod, modname)
+                && !_PyUnicode_Equal(mod, modname))
+            {
+                int all = 0;
+                /* Where it is found: in the package, or in the subpackage
+                   it is inside (its parent's entry, read first: a module
+                   imports its packages before it). */
+                Py_ssize_t mlen = PyUnicode_GET_LENGTH(mod);
+                Py_ssize_t last = PyUnicode_FindChar(mod, '.', 0, mlen, -1);
+                PyObject *parent = last < 0 ? NULL
+                                   : PyUnicode_Substring(mod, 0, last);
+                PyObject *where = NULL;
+                if (parent == NULL) {
+                    r = -1;
+                }
+                else if (_PyUnicode_Equal(parent, modname)) {
+                    where = Py_NewRef(path);
+                }
+                else {
+                    r = PyDict_GetItemRef(paths, parent, &where);
+                }
+                Py_XDECREF(parent);
+                if (r == 0 && PySet_GET_SIZE(walked) > 256) {
+                    all = 1;    /* too many to read */
+                }
+                else if (r == 0 && (where == NULL || where == Py_None)) {
+                    /* Inside a module that is not a package: a name
+                       "from .m import name" takes, not a module. */
+                }
+                else if (r >= 0) {
+                    PyObject *more = PySet_New(NULL), *subpath = NULL;
+                    r = more == NULL ? -1
+                        : add_imports_of_code(tstate, mod, where, modname,
+                                              dict, more, &all, &subpath);
+                    if (r == 0 && subpath != NULL) {
+                        r = PyDict_SetItem(paths, mod, subpath);
+                    }
+                    if (r == 0) {
+                        r = _PySet_Update(imports, more);
+                    }
+                    Py_XDECREF(subpath);
+                    Py_XDECREF(more);
+                }
+                Py_XDECREF(where);
+                unknown |= all;
+            }
+            else if (r == 0 && !_PyUnicode_Equal(mod, modname)
+                     && is_inside(mod, top))
+            {
+                /* Another module of the project, not loaded yet: its
+                   body may import the submodule. */
+                r = is_loaded(mod);
+                if (r == 0) {
+                    unknown = 1;
+                }
+                r = r < 0 ? -1 : 0;
+            }
+            Py_DECREF(mod);
+        }
+        if (r > 0) {
+            *through = Py_NewRef(lazy);
+        }
+    }
+    if (r == 0 && unknown) {
+        r = 2;
+    }
+    Py_XDECREF(paths);
+    Py_XDECREF(imports);
+    Py_XDECREF(walked);
+    Py_DECREF(seeds);
+    Py_DECREF(top);
+    if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
+        _PyErr_Clear(tstate);   /* as if the code could not tell */
+        r = 2;
+    }
+    return r;
+}
+
+/* The package named 'modname' (namespace 'dict') had no attribute
+   'attr', its submodule 'fullname', which the deferred import 'through'
+   of its body had imported eagerly by now, at module level (see
+   imported_at_module_level()): import it, without the modules on the
+   way (they run when first used, as any deferred import).  Returns 1
+   when the package has the name then, 0 when not (a failed import stays
+   for its statement to raise where its name is used), -1 with an
+   exception set. */
+static int
+import_reached_submodule(PyThreadState *tstate, PyObject *dict,
+                         PyObject *modname, PyObject *attr,
+                         PyObject *fullname, PyObject *through)
+{
+    PyLazyImportObject *st = statement_of(LAZY(through));
+    int verbose = _PyInterpreterState_GetConfig(tstate->interp)->verbose;
+    if (verbose || tstate->interp->imports.lazy.observer != NULL) {
+        PyObject *cause = PyUnicode_FromFormat(
+            "module %R had no attribute %R, its submodule that the "
+            "deferred import of %R imports at module level",
+            modname, attr, st->lz_fullname);
+        if (cause == NULL) {
+            return -1;
+        }
+        if (verbose) {
+            PySys_FormatStderr("# lazy import '%U' completed early: %U\n",
+                               fullname, cause);
+        }
+        notify_statement("early", st, cause);
+        Py_DECREF(cause);
+    }
+    PyObject *mod = PyImport_Import(fullname);
+    if (mod == NULL) {
+        if (!_PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
+            return -1;
+        }
+        /* Eagerly the statement failed; it fails where it is used. */
+        _PyErr_Clear(tstate);
+        return 0;
+    }
+    Py_DECREF(mod);
+    return PyDict_Contains(dict, attr);
+}
+
 int
 _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
 {
@@ -5460,20 +5867,72 @@ _PyLazyImport_CatchUp(PyObject *module, PyObject *attr)
        itself (importlib.lazy's report names such a write): a miss on it
        (pluggy's getattr(plugin, "pytest_plugins", None) on each plugin
        module) completes nothing. */
-    int package = PyDict_Contains(dict, &_Py_ID(__path__));
-    r = package < 0 ? -1 : 0;
-    if (package > 0 && _PyDict_MayHoldLazyImports(dict)) {
-        r = catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict, attr,
-                     why, 1, NULL, NULL);
+    PyObject *path = NULL, *fullname = NULL, *through = NULL;
+    int done = 0;
+    r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__path__), &path);
+    if (r > 0 && PyLazyImport_CheckExact(path)) {
+        r = 0;
     }
-    if (r == 0) {
-        /* A package: its submodules' imports may explain a submodule. */
-        r = package;
-        if (r > 0) {
-            r = catch_up(tstate, dict, modname, attr, CANDIDATE_SUBMODULE,
-                         dict, attr, why, 1, NULL, NULL);
+    if (r > 0) {
+        /* Is it a submodule that exists (its spec is found without
+           importing anything)?  The import system binds those in their
+           package, and which of the package's imports eagerly imported
+           one is read from their code. */
+        PyObject *spec = NULL;
+        fullname = dotted(modname, attr);
+        if (fullname != NULL) {
+            spec = PyObject_CallMethod(interp->imports.importlib,
+                                       "_find_spec", "OO", fullname, path);
+        }
+        r = spec == NULL ? -1 : (spec != Py_None);
+        Py_XDECREF(spec);
+        if (r == 0 && _PyDict_MayHoldLazyImports(dict)) {
+            /* Not a submodule: one of the package's modules may still
+               write the name into it as it runs (tlz's _build fills tlz
+               from toolz's names).  Its imports of modules of its own
+               project complete in eager order until it is there. */
+            r = catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict,
+                         attr, why, 1, NULL, NULL);
+            done = 1;
+        }
+        else if (r > 0) {
+            /* One in sys.modules is being imported (the import system
+               binds it in its package when its body is done, eagerly as
+               well), or was. */
+            PyObject *sub;
+            r = get_imported(fullname, &sub);
+            Py_XDECREF(sub);
+            r = r < 0 ? -1 : !r;
         }
     }
+    if (r > 0 && !done) {
+        /* Eagerly the imports that came before had imported it, or not:
+           read from their code (imported alone then), or, when the code
+           cannot tell, all of them completed in eager order until it is
+           there. */
+        r = imported_at_module_level(tstate, dict, modname, path, fullname,
+                                     &through);
+        if (r == 1) {
+            r = import_reached_submodule(tstate, dict, modname, attr,
+                                         fullname, through);
+        }
+        else if (r == 2) {
+            r = _PyDict_MayHoldLazyImports(dict)
+                ? catch_up(tstate, dict, modname, attr, CANDIDATE_OWN, dict,
+                           attr, why, 1, NULL, NULL)
+                : 0;
+            if (r == 0) {
+                /* The lazy references to submodules bound in it and in
+                   its loaded subpackages ("import pkg.sub" elsewhere). */
+                r = catch_up(tstate, dict, modname, attr,
+                             CANDIDATE_SUBMODULE, dict, attr, why, 1, NULL,
+                             NULL);
+            }
+        }
+    }
+    Py_XDECREF(through);
+    Py_XDECREF(fullname);
+    Py_XDECREF(path);
     Py_DECREF(dict);
     Py_DECREF(modname);
     return r;

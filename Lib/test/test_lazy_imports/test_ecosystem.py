@@ -116,6 +116,65 @@ class MissedAttributeTests(LazyImportsTestCase):
             "F", "['pyg', 'pyg.formatter', 'pyg.formatters', "
                  "'pyg.formatters.terminal']"])
 
+    def test_missing_submodule_nothing_imported(self):
+        # Contract rules 51 and 55: a submodule that no earlier import of
+        # the package imports at module level (read from their code) is
+        # missing eagerly too; the miss completes none of them.
+        files = {
+            "pkg/__init__.py": """\
+                from .a import A
+                from .b import B
+                def uses(): return A, B
+                """,
+            "pkg/a.py": "print('exec', __name__)\nA = 1\n",
+            "pkg/b.py": """\
+                print("exec", __name__)
+                B = 2
+                def later():
+                    from . import c
+                """,
+            "pkg/c.py": "print('exec', __name__)\n",
+            "main.py": script("""\
+                import pkg
+                print(hasattr(pkg, "c"))
+                """, "pkg"),
+        }
+        results = {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
+        self.assert_lines(results[EAGER], [
+            "exec pkg.a", "exec pkg.b", "False", "['pkg', 'pkg.a', 'pkg.b']"])
+        self.assert_lines(results[LAZY], ["False", "['pkg']"])
+
+    def test_submodule_reached_is_imported_alone(self):
+        # Contract rules 51 and 55: eagerly the package's "from .a import
+        # A" imported pkg.helpers through pkg.a's body, so code may read
+        # pkg.helpers.  The miss imports pkg.helpers, read from pkg.a's
+        # code, and not pkg.a, which runs when A is first used.
+        files = {
+            "pkg/__init__.py": """\
+                from .a import A
+                def uses(): return A
+                """,
+            "pkg/a.py": """\
+                print("exec", __name__)
+                from .helpers import h
+                A = h
+                """,
+            "pkg/helpers.py": "print('exec', __name__)\nh = 'h'\n",
+            "main.py": script("""\
+                import pkg
+                print(pkg.helpers.h)
+                print(pkg.uses())
+                """, "pkg"),
+        }
+        self.assert_same(files, ["h", "h",
+                                 "['pkg', 'pkg.a', 'pkg.helpers']"],
+                         lazy_order=["pkg.helpers", "pkg.a"])
+        result = self.run_files(files, "-v", "main.py", lazy=True)
+        self.assertIn("# lazy import 'pkg.helpers' completed early: module "
+                      "'pkg' had no attribute 'helpers', its submodule that "
+                      "the deferred import of 'pkg.a' imports at module "
+                      "level", result.err)
+
     def test_getattr_defined_after_the_imports(self):
         # Contract rule 51: jsonschema's "from jsonschema import _utils"
         # runs, eagerly, before jsonschema defines its __getattr__, which
