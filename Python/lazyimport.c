@@ -5651,7 +5651,9 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
             }
             /* Its packages first: importing it runs their bodies before
                it, and it is found in the last one's search locations. */
-            while (r == 0 && is_inside(mod, modname)) {
+            while (r == 0 && is_inside(mod, modname)
+                   && !_PyUnicode_Equal(mod, modname))
+            {
                 Py_ssize_t last = PyUnicode_FindChar(
                     mod, '.', 0, PyUnicode_GET_LENGTH(mod), -1);
                 PyObject *parent = last < 0 ? NULL

@@ -122,14 +122,15 @@ class MissedAttributeTests(LazyImportsTestCase):
         # missing eagerly too; the miss completes none of them.
         files = {
             "pkg/__init__.py": """\
-                from .a import A
+                from . import a
                 from .b import B
-                def uses(): return A, B
+                def uses(): return a, B
                 """,
             "pkg/a.py": "print('exec', __name__)\nA = 1\n",
             "pkg/b.py": """\
                 print("exec", __name__)
-                B = 2
+                from . import a
+                B = a.A + 1
                 def later():
                     from . import c
                 """,
@@ -137,12 +138,18 @@ class MissedAttributeTests(LazyImportsTestCase):
             "main.py": script("""\
                 import pkg
                 print(hasattr(pkg, "c"))
+                try:
+                    pkg.c
+                except AttributeError:
+                    print("AttributeError")
                 """, "pkg"),
         }
         results = {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
         self.assert_lines(results[EAGER], [
-            "exec pkg.a", "exec pkg.b", "False", "['pkg', 'pkg.a', 'pkg.b']"])
-        self.assert_lines(results[LAZY], ["False", "['pkg']"])
+            "exec pkg.a", "exec pkg.b", "False", "AttributeError",
+            "['pkg', 'pkg.a', 'pkg.b']"])
+        self.assert_lines(results[LAZY], ["False", "AttributeError",
+                                          "['pkg']"])
 
     def test_submodule_reached_is_imported_alone(self):
         # Contract rules 51 and 55: eagerly the package's "from .a import
