@@ -258,6 +258,34 @@ _PyLazyImport_VerifyAtExit(int exitcode)
     return failed ? 1 : 0;
 }
 
+void
+_PyLazyImport_VerifyAtStart(void)
+{
+    /* -X lazy_imports=verify (contract rule 44) names each late side
+       effect as it happens, as the verify command does: the program's
+       module loads are watched from its start
+       (importlib.lazy._watch_late_side_effects()). */
+    const PyConfig *config = _Py_GetConfig();
+    if (_PyLazyImport_ConfigMode(config) != _PyLazyImport_MODE_VERIFY
+        /* The verify command's child runs importlib.lazy as __main__,
+           which starts the watch itself. */
+        || (config->run_module != NULL
+            && wcscmp(config->run_module, L"importlib.lazy") == 0))
+    {
+        return;
+    }
+    PyObject *watch = _PyImport_GetModuleAttrString(
+        "importlib.lazy", "_watch_late_side_effects");
+    PyObject *res = watch == NULL ? NULL : PyObject_CallNoArgs(watch);
+    if (res == NULL) {
+        PyErr_FormatUnraisable("Exception ignored while -X "
+                               "lazy_imports=verify started to watch late "
+                               "side effects");
+    }
+    Py_XDECREF(res);
+    Py_XDECREF(watch);
+}
+
 /* The absolute name of the module an import statement names, computed
    without side effects (warnings are left to the import itself).  Returns
    None when it cannot be known, in which case the import runs eagerly and

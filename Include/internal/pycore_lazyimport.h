@@ -274,6 +274,11 @@ extern int _PyLazyImport_ConfigHeal(const PyConfig *config);
    when a SystemExit ends the process (Python/pythonrun.c). */
 extern int _PyLazyImport_VerifyAtExit(int exitcode);
 
+/* The program is about to run: under -X lazy_imports=verify, its late
+   side effects are printed as they happen from now on.  Called by
+   Py_RunMain(). */
+extern void _PyLazyImport_VerifyAtStart(void);
+
 /* A bit of co_flags, internal like CO_NO_MONITORING_EVENTS: set, when the
    code object is created, on module and class body code whose co_names
    include "__lazy_modules__" (PEP 810), so that the imports of every other

@@ -248,7 +248,11 @@ class _Recorder:
                       'time_ms': 0.0, 'memory_kib': 0.0,
                       'thread': threading.current_thread().name}
             pending = self.pending_reason.pop(threading.get_ident(), None)
-            frame, outer = self._importing_frame(sys._getframe(2))
+            try:
+                frame = sys._getframe(2)
+            except ValueError:      # an import made from C, at the top
+                frame = None
+            frame, outer = self._importing_frame(frame)
             if parent is not None and parent[0] == 'resolve':
                 statement = self.statements.get(parent[1], {})
                 record['cause'] = 'lazy'
@@ -940,6 +944,39 @@ def _with_line(code, start):
     return line
 
 
+def _resolve_recorder_imports():
+    """_eager_reason() reads bytecode and source lines while the program
+    runs, and runpy runs it with pkgutil's help: resolve what they use
+    now, or their imports would be charged to the program (and, watched,
+    would run inside the recorder)."""
+    import importlib, pkgutil, runpy
+    for module in (dis, linecache, threading, time, os, runpy, pkgutil):
+        importlib.resolve_lazy_imports(module)
+    dis.get_instructions(_resolve_recorder_imports)
+    linecache.getline(_THIS_FILE, 1)
+
+
+_verify_watch = None    # the recorder of -X lazy_imports=verify, if started
+
+
+def _watch_late_side_effects():
+    """-X lazy_imports=verify: name each late side effect as it happens,
+    as the verify command does.  The interpreter calls this at the first
+    resolution of a deferred import after start-up: no deferred body has
+    run before it (contract rule 44)."""
+    global _verify_watch
+    if _verify_watch is not None:
+        return
+    _resolve_recorder_imports()
+    late = _LateEffects()
+    recorder = _Recorder()
+    late.printer = recorder.print_late_side_effect
+    recorder.late = late
+    recorder.wrap_find_and_load(sys.modules['_frozen_importlib'])
+    _verify_watch = recorder
+    _imp._set_lazy_observer(recorder.observe)
+
+
 def _record_main(args):
     """Child side of report, check and verify: run the program, write a
     record (with --verify, print each late side effect instead)."""
@@ -964,37 +1001,38 @@ def _record_main(args):
         else:
             raise SystemExit(f'importlib.lazy _record: unknown {option}')
     target = args[1:]
-    import atexit, importlib, pkgutil, runpy, tracemalloc
-    # _eager_reason() reads bytecode and source lines while the program
-    # runs, and runpy runs it with pkgutil's help: resolve what they use
-    # now, or their imports would be charged to the program.
-    for module in (dis, linecache, threading, time, os, runpy, pkgutil):
-        importlib.resolve_lazy_imports(module)
-    dis.get_instructions(_record_main)
-    linecache.getline(_THIS_FILE, 1)
+    import atexit, importlib, runpy, tracemalloc
+    _resolve_recorder_imports()
 
     recorder = None
     effects = None
     if excluding is not None:
         importlib.set_lazy_imports(_imp._is_lazy_imports_enabled(),
                                    excluding=excluding)
-    # Wrapped before check's recorder of registrations wraps the same
-    # functions: it names who registered from the frames above its wrapper.
-    late = _LateEffects() if observe else None
-    if effects_wanted:
-        from importlib._lazy_effects import Effects
-        effects = Effects()
-        effects.install()
-    if observe:
+    if verifying:
+        # The child runs with -X lazy_imports=verify, which watches late
+        # side effects itself once a deferred import is resolved.
+        _watch_late_side_effects()
+        recorder = _verify_watch
+    elif observe:
+        # Wrapped before check's recorder of registrations wraps the same
+        # functions: it names who registered from the frames above its
+        # wrapper.
+        late = _LateEffects()
+        if effects_wanted:
+            from importlib._lazy_effects import Effects
+            effects = Effects()
+            effects.install()
         recorder = _Recorder()
-        if verifying:
-            late.printer = recorder.print_late_side_effect
-        else:
-            recorder.tracemalloc = tracemalloc
-            tracemalloc.start()
+        recorder.tracemalloc = tracemalloc
+        tracemalloc.start()
         recorder.wrap_find_and_load(sys.modules['_frozen_importlib'])
         recorder.late = late
         _imp._set_lazy_observer(recorder.observe)
+    elif effects_wanted:
+        from importlib._lazy_effects import Effects
+        effects = Effects()
+        effects.install()
 
     status = 0
 

@@ -449,40 +449,59 @@ class SideEffectNotRunTests(ReportRunner, unittest.TestCase):
 
 
 class VerifyCommandTests(unittest.TestCase):
-    """python -m importlib.lazy verify prints a late side effect when it
-    happens (contract rule 44)."""
+    """python -m importlib.lazy verify, and python -X lazy_imports=verify,
+    print a late side effect when it happens (contract rule 44)."""
 
-    def verify(self, files, *args):
+    # The verify command, and the option it runs the program with.
+    RUNNERS = (("-m", "importlib.lazy", "verify"),
+               ("-X", "lazy_imports=verify"))
+
+    def verify(self, files, *args, runner=RUNNERS[0]):
         with os_helper.temp_dir() as root:
             write_files(root, files)
-            return assert_python_ok("-m", "importlib.lazy", "verify",
-                                    *(args or ("main.py",)), __cwd=root,
-                                    __isolated=False)
+            return assert_python_ok(*runner, *(args or ("main.py",)),
+                                    __cwd=root, __isolated=False)
 
     def test_late_side_effect_at_the_event(self):
         # Contract rule 44: the line comes at the first use, between what
-        # the program printed before and after it, and the status stays 0.
+        # the program printed before and after it, and the status stays 0,
+        # also when the program ends with sys.exit(0).
         files = dict(plugin_files("atexit"), **{
             "main.py": "import sys\nfrom app.plugin import use\n"
                        "print('before', flush=True)\n"
-                       "use()\nprint('after', file=sys.stderr)\n"})
-        for args in (("main.py",), ("-m", "main")):
-            with self.subTest(args=args):
-                result = self.verify(files, *args)
-                self.assertEqual(result.out.strip(), b"before")
-                self.assertEqual(result.err.decode().splitlines(), [
-                    "lazy import verify: late side effect: app.plugin: "
-                    "atexit registered app.plugin.flush  <- from app.plugin "
-                    "import use  (main.py:2) first used at main.py:4",
-                    "after"])
+                       "use()\nprint('after', file=sys.stderr)\n"
+                       "sys.exit(0)\n"})
+        for runner in self.RUNNERS:
+            for args in (("main.py",), ("-m", "main")):
+                with self.subTest(runner=runner, args=args):
+                    result = self.verify(files, *args, runner=runner)
+                    self.assertEqual(result.out.strip(), b"before")
+                    self.assertEqual(result.err.decode().splitlines(), [
+                        "lazy import verify: late side effect: app.plugin: "
+                        "atexit registered app.plugin.flush  <- from "
+                        "app.plugin import use  (main.py:2) first used at "
+                        "main.py:4",
+                        "after"])
 
     def test_nothing_printed_without_late_side_effects(self):
         # Contract rule 44: a program without late side effects prints
         # what it prints, nothing more.
         files = dict(APP, **{"main.py": "from app.impute import Simple\n"
                                         "print(Simple.__name__)\n"})
-        result = self.verify(files)
-        self.assertEqual(result.out.strip(), b"Simple")
+        for runner in self.RUNNERS:
+            with self.subTest(runner=runner):
+                result = self.verify(files, runner=runner)
+                self.assertEqual(result.out.strip(), b"Simple")
+                self.assertEqual(result.err, b"")
+
+    def test_option_watches_only_when_asked(self):
+        # Contract rules 44 and 47: -L alone prints nothing and loads
+        # nothing of the watch.
+        files = dict(plugin_files("atexit"), **{
+            "main.py": "import sys\nfrom app.plugin import use\nuse()\n"
+                       "print('importlib.lazy' in sys.modules)\n"})
+        result = self.verify(files, runner=("-L",))
+        self.assertEqual(result.out.strip(), b"False")
         self.assertEqual(result.err, b"")
 
 
