@@ -5442,6 +5442,20 @@ _PyLazyImport_CompletePackage(PyObject *package, PyObject *fullname)
     return r;
 }
 
+/* Add the module name 'name' to the set 'imports' and, when it is new
+   there, to the list 'queue' of those to walk.  Returns 0, or -1 with an
+   exception set. */
+static int
+add_to_walk(PyObject *imports, PyObject *queue, PyObject *name)
+{
+    int r = PySet_Contains(imports, name);
+    if (r == 0) {
+        r = (PySet_Add(imports, name) < 0
+             || PyList_Append(queue, name) < 0) ? -1 : 0;
+    }
+    return r < 0 ? -1 : 0;
+}
+
 /* Append to 'seeds' an item (eager key, number, lazy import, module or
    None) for each submodule reference bound in the package 'dict' named
    'modname' and in its loaded subpackages, at any depth, that eager
@@ -5579,19 +5593,21 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
     if (r == 0) {
         r = add_reference_seeds(tstate, dict, modname, 0, seeds);
     }
-    PyObject *walked = NULL, *imports = NULL, *paths = NULL;
+    PyObject *walked = NULL, *imports = NULL, *paths = NULL, *queue = NULL;
     if (r == 0 && PyList_GET_SIZE(seeds) > 0) {
         walked = PySet_New(NULL);
         imports = PySet_New(NULL);
+        queue = PyList_New(0);  /* the names of 'imports' in their order */
         paths = PyDict_New();   /* subpackage -> its search locations */
-        r = (walked == NULL || imports == NULL || paths == NULL
-             || PyList_Sort(seeds) < 0) ? -1 : 0;
+        r = (walked == NULL || imports == NULL || queue == NULL
+             || paths == NULL || PyList_Sort(seeds) < 0) ? -1 : 0;
     }
     /* In eager order, what each statement imports (its module, and of
        "from . import a" the submodule a), then what those modules import
        at module level, to a fixed point: the first statement after which
        the submodule is among them imported it. */
     int unknown = 0;
+    Py_ssize_t next = 0, nread = 0;     /* in 'queue'; modules read */
     for (Py_ssize_t i = 0; r == 0 && imports && i < PyList_GET_SIZE(seeds);
          i++)
     {
@@ -5641,7 +5657,7 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
                 break;
             }
         }
-        r = PySet_Add(imports, target);
+        r = add_to_walk(imports, queue, target);
         if (r == 0 && target == st->lz_fullname
             && PyTuple_Check(st->lz_fromlist)
             && _PyUnicode_Equal(target, modname))
@@ -5651,7 +5667,7 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
             {
                 PyObject *sub = dotted(target,
                                        PyTuple_GET_ITEM(st->lz_fromlist, k));
-                r = sub == NULL ? -1 : PySet_Add(imports, sub);
+                r = sub == NULL ? -1 : add_to_walk(imports, queue, sub);
                 Py_XDECREF(sub);
             }
         }
@@ -5660,14 +5676,10 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
             if (r != 0) {
                 break;
             }
-            /* One module not walked yet; the set grows only between two
-               walks of it. */
-            PyObject *mod = NULL, *item;
-            Py_ssize_t ipos = 0;
-            Py_hash_t hash;
-            while (r == 0 && mod == NULL
-                   && _PySet_NextEntry(imports, &ipos, &item, &hash))
-            {
+            /* The next module not walked yet. */
+            PyObject *mod = NULL;
+            while (r == 0 && mod == NULL && next < PyList_GET_SIZE(queue)) {
+                PyObject *item = PyList_GET_ITEM(queue, next++);
                 r = PySet_Contains(walked, item);
                 if (r == 0) {
                     mod = Py_NewRef(item);
@@ -5676,6 +5688,12 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
             }
             if (r < 0 || mod == NULL) {
                 break;
+            }
+            if (r == 0 && is_inside(mod, modname)
+                && !_PyUnicode_Equal(mod, modname))
+            {
+                /* Walked again after its packages. */
+                next--;
             }
             /* Its packages first: importing it runs their bodies before
                it, and it is found in the last one's search locations. */
@@ -5723,7 +5741,7 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
                     r = PyDict_GetItemRef(paths, parent, &where);
                 }
                 Py_XDECREF(parent);
-                if (r == 0 && PySet_GET_SIZE(walked) > 256) {
+                if (r == 0 && nread >= 256) {
                     all = 1;    /* too many to read */
                 }
                 else if (r == 0 && (where == NULL || where == Py_None)) {
@@ -5732,14 +5750,20 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
                 }
                 else if (r >= 0) {
                     PyObject *more = PySet_New(NULL), *subpath = NULL;
+                    nread++;
                     r = more == NULL ? -1
                         : add_imports_of_code(tstate, mod, where, modname,
                                               dict, more, &all, &subpath);
                     if (r == 0 && subpath != NULL) {
                         r = PyDict_SetItem(paths, mod, subpath);
                     }
-                    if (r == 0) {
-                        r = _PySet_Update(imports, more);
+                    Py_ssize_t mpos = 0;
+                    Py_hash_t hash;
+                    PyObject *item;
+                    while (r == 0
+                           && _PySet_NextEntry(more, &mpos, &item, &hash))
+                    {
+                        r = add_to_walk(imports, queue, item);
                     }
                     Py_XDECREF(subpath);
                     Py_XDECREF(more);
@@ -5768,6 +5792,7 @@ imported_at_module_level(PyThreadState *tstate, PyObject *dict,
         r = 2;
     }
     Py_XDECREF(paths);
+    Py_XDECREF(queue);
     Py_XDECREF(imports);
     Py_XDECREF(walked);
     Py_DECREF(seeds);
