@@ -119,20 +119,22 @@ $(BENCH)/venv-peer/.ok: $(BENCH)/requirements-peer.txt | peer-python
 	@cp bench/startup/sitecustomize.py \
 		"$$($(BENCH)/venv-peer/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/"
 
-# The ecosystem corpus: the most-downloaded PyPI packages of bench/ecosystem/packages.txt,
-# each pip-installed from wheels into a venv of the fork ($(BUILD)/ecosystem/venv-fork) and
-# imported in fresh processes, eagerly and with -L: the same public API ({name: type}), and
-# how many modules -L defers (Tools/lazy/ecosystem.py).  Needs the network: not part of
-# make test.  PEER_PYTHON=/path/to/python3.15 adds CPython 3.15 with -X lazy_imports=all
+# The ecosystem corpus: the most-downloaded PyPI packages of bench/ecosystem/packages-400.txt
+# (PACKAGES=bench/ecosystem/packages.txt for the top 200), each pip-installed from wheels into
+# a venv of the fork ($(BUILD)/ecosystem/venv-fork) and imported in fresh processes, eagerly
+# and with -L: the same public API ({name: type}), and how many modules -L defers, with a
+# summary of ranks 1-200 and 201-400 (Tools/lazy/ecosystem.py).  Needs the network: not part
+# of make test.  PEER_PYTHON=/path/to/python3.15 adds CPython 3.15 with -X lazy_imports=all
 # side by side (its venv: $(BUILD)/ecosystem/venv-peer); LIMIT=N the first N packages,
 # ONLY="a b" some of them.
 ECOSYSTEM := $(BUILD)/ecosystem
+PACKAGES ?= bench/ecosystem/packages-400.txt
 
 .PHONY: test-ecosystem
 
-test-ecosystem: build  ## top PyPI packages imported eagerly and with -L: same API? ($(REPORTS)/ecosystem.md; PEER_PYTHON=, LIMIT=, ONLY=)
+test-ecosystem: build  ## top PyPI packages imported eagerly and with -L: same API? ($(REPORTS)/ecosystem.md; PEER_PYTHON=, PACKAGES=, LIMIT=, ONLY=)
 	@$(CLEAN_ENV) $(PY_FORK) $(T)/ecosystem.py --python $(PY_FORK) --lazy-flag=-L \
-		--venv $(ECOSYSTEM)/venv-fork --out $(REPORTS) \
+		--packages $(PACKAGES) --per 200 --venv $(ECOSYSTEM)/venv-fork --out $(REPORTS) \
 		$(if $(PEER_PYTHON),--peer-python $(PEER_PYTHON) --peer-venv $(ECOSYSTEM)/venv-peer) \
 		$(if $(LIMIT),--limit $(LIMIT)) $(if $(ONLY),--only "$(ONLY)")
 

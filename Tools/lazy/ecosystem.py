@@ -4,12 +4,15 @@
                  [--peer-python PY315] [--peer-lazy-flag=FLAG]
                  [--peer-venv DIR] [--packages FILE] [--out DIR]
                  [--limit N] [--only NAMES] [--timeout SECONDS]
+                 [--per N]
 
-The corpus is bench/ecosystem/packages.txt: PyPI's most-downloaded
-packages, one a line as "name [import_name]".  For the interpreter PY
-(default build/fork/python, the fork, labelled "fork", lazy with -L) and,
-with --peer-python, for CPython 3.15 side by side (labelled "peer", lazy
-with -X lazy_imports=all, PEP 810's global mode):
+The corpus is bench/ecosystem/packages.txt (the top 200; --packages
+bench/ecosystem/packages-400.txt for the top 400): PyPI's most-downloaded
+packages in the order of their rank, one a line as "name [import_name]".
+For the interpreter PY (default build/fork/python, the fork, labelled
+"fork", lazy with -L) and, with --peer-python, for CPython 3.15 side by
+side (labelled "peer", lazy with -X lazy_imports=all, PEP 810's global
+mode):
 
 1. a venv of the interpreter (--venv, default build/ecosystem/venv-fork;
    --peer-venv, default build/ecosystem/venv-peer), made once.  A Python
@@ -45,15 +48,19 @@ first name whose type differs, or the last line of the lazy traceback.
 
 Output: OUT/ecosystem.json (everything) and OUT/ecosystem.md, a table
 headed "works lazily: fork N/M, peer K/M" with each failure and its cause
-and the module counts eager vs lazy; OUT/logs/ holds the pip logs.  The
-exit status is 1 when a package the first interpreter imports eagerly does
-not work lazily there, 0 otherwise.  Needs the network (pip).
+and the module counts eager vs lazy (with --per N, also a summary of
+each N packages in the corpus's order: ranks 1-N, N+1-2N, ...); OUT/logs/
+holds the pip logs.  The exit status is 1 when a package the first
+interpreter imports eagerly does not work lazily there, 0 otherwise.
+Needs the network (pip).
 
 Examples, from the repository's top directory::
 
     build/fork/python Tools/lazy/ecosystem.py --limit 60
     build/fork/python Tools/lazy/ecosystem.py --limit 60 \\
         --peer-python /path/to/python3.15
+    build/fork/python Tools/lazy/ecosystem.py --per 200 \\
+        --packages bench/ecosystem/packages-400.txt
 """
 
 import argparse
@@ -340,7 +347,40 @@ def cell(entry):
     return entry["status"], mods
 
 
-def report(sides, packages, elapsed):
+def ranges(sides, packages, per):
+    """Lines of the summary of each *per* packages of the corpus, in its
+    order: ranks 1-per, per+1-2*per, ...  "differs" leaves out the dir()
+    only ones; modules: the median counts eager/lazy and the geometric mean
+    of lazy/eager, over the packages whose two probes succeeded."""
+    out = ["| ranks | side | packages | works | differs in dir() only | "
+           "differs | lazy fails | eager fails | not installable | "
+           "modules eager/lazy (median) | lazy/eager (geometric mean) |",
+           "| --- | --- |" + " --- |" * 9]
+    for start in range(0, len(packages), per):
+        names = [name for name, _ in packages[start:start + per]]
+        for s in sides:
+            entries = [s.results[n] for n in names if n in s.results]
+            n = {status: sum(1 for e in entries if e["status"] == status)
+                 for status in STATUSES}
+            dir_only = sum(1 for e in entries if e.get("dir_only"))
+            pairs = [(e["eager"]["modules"], e["lazy"]["modules"])
+                     for e in entries
+                     if e.get("eager", {}).get("ok") and e["lazy"]["ok"]]
+            mods = ratio = ""
+            if pairs:
+                mods = (f"{statistics.median(p[0] for p in pairs):g}/"
+                        f"{statistics.median(p[1] for p in pairs):g}")
+                ratio = f"{lazytools.geomean(b / a for a, b in pairs):.3f}"
+            out.append(
+                f"| {start + 1}-{start + len(names)} | {s.label} | "
+                f"{len(entries)} | {n['works']} | {dir_only} | "
+                f"{n['differs'] - dir_only} | {n['lazy fails']} | "
+                f"{n['eager fails']} | {n['not installable']} | {mods} | "
+                f"{ratio} |")
+    return out
+
+
+def report(sides, packages, elapsed, corpus, per=None):
     m = len(packages)
     head = ", ".join(f"{s.label} {s.count('works')}/{m}" for s in sides)
     out = ["# Ecosystem corpus: the top PyPI packages, eager vs lazy", "",
@@ -348,7 +388,7 @@ def report(sides, packages, elapsed):
     for s in sides:
         out.append(f"- {s.label}: {s.describe()}, venv `{s.venv}`")
     out += ["",
-            f"{m} packages of bench/ecosystem/packages.txt, each "
+            f"{m} packages of {corpus}, each "
             "installed with `pip install --only-binary=:all:` and imported "
             "by Tools/lazy/ecosystem.py's probe in a fresh process, eagerly "
             "and lazily.  A package works lazily when the eager probe "
@@ -370,6 +410,9 @@ def report(sides, packages, elapsed):
             out.append(f"- {s.label}: median modules after the import, "
                        f"eager {eager:g}, lazy {lazy:g} (over {n} packages "
                        "whose two probes succeeded)")
+    if per:
+        out += ["", f"Per {per} packages, in the corpus's order:", ""]
+        out += ranges(sides, packages, per)
     out += ["", "| # | package | import | "
             + " | ".join(f"{s.label} | {s.label} modules" for s in sides)
             + " |", "| --- | --- | --- |" + " --- | --- |" * len(sides)]
@@ -424,6 +467,9 @@ def main(argv=None):
                         "separated)")
     parser.add_argument("--timeout", type=float, default=120,
                         help="seconds per probe process (default 120)")
+    parser.add_argument("--per", type=int, default=None,
+                        help="also summarize each N packages in the "
+                        "corpus's order (ranks 1-N, N+1-2N, ...)")
     args = parser.parse_args(argv)
 
     packages = read_packages(args.packages)
@@ -459,7 +505,9 @@ def main(argv=None):
                       flush=True)
     elapsed = time.monotonic() - start
 
-    text = report(sides, packages, elapsed)
+    text = report(sides, packages, elapsed,
+                  os.path.relpath(os.path.abspath(args.packages), ROOT),
+                  args.per)
     data = {"packages": [{"name": n, "import": i} for n, i in packages],
             "sides": {s.label: {"python": s.python, "version": s.version,
                                 "lazy_flag": s.lazy, "venv": s.venv,
