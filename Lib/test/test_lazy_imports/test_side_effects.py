@@ -483,6 +483,18 @@ class VerifyCommandTests(unittest.TestCase):
                         "main.py:4",
                         "after"])
 
+    def test_each_kind_named(self):
+        # Contract rules 44 and 45: each kind of late side effect report
+        # names is printed by both, with what it changed.
+        for kind, (_, (what, text)) in PLUGINS.items():
+            for runner in self.RUNNERS:
+                with self.subTest(kind=kind, runner=runner):
+                    result = self.verify(plugin_files(kind), runner=runner)
+                    self.assertEqual(result.out.strip(), b"started")
+                    self.assertIn(
+                        f"lazy import verify: late side effect: app.plugin: "
+                        f"{what} {text}", result.err.decode())
+
     def test_nothing_printed_without_late_side_effects(self):
         # Contract rule 44: a program without late side effects prints
         # what it prints, nothing more.
