@@ -3952,6 +3952,58 @@ earliest_in(PyThreadState *tstate, PyObject *dict, PyObject *modname,
     return 0;
 }
 
+/* The submodules of the package 'dict', named 'modname', that are loaded
+   and bound in it: a new list of (module, its name) for the module values
+   named modname.<key> (a subclass of module too: pygments.formatters
+   replaces itself with one).  NULL with an exception set on error. */
+static PyObject *
+loaded_submodules(PyObject *dict, PyObject *modname)
+{
+    /* Collected first: comparing names calls code. */
+    PyObject *subs = PyList_New(0);
+    Py_ssize_t pos = 0;
+    PyObject *name, *value;
+    while (subs != NULL && _PyDict_Next(dict, &pos, &name, &value, NULL)) {
+        if (PyModule_Check(value) && PyUnicode_Check(name)
+            && ((PyModuleObject *)value)->md_dict != dict)
+        {
+            PyObject *item = PyTuple_Pack(2, value, name);
+            if (item == NULL || PyList_Append(subs, item) < 0) {
+                Py_CLEAR(subs);
+            }
+            Py_XDECREF(item);
+        }
+    }
+    PyObject *found = subs == NULL ? NULL : PyList_New(0);
+    for (Py_ssize_t i = 0; found && i < PyList_GET_SIZE(subs); i++) {
+        PyObject *sub = PyTuple_GET_ITEM(PyList_GET_ITEM(subs, i), 0);
+        PyObject *subdict = ((PyModuleObject *)sub)->md_dict;
+        PyObject *subname = NULL, *expected = NULL;
+        int r = subdict == NULL ? 0
+                : _PyDict_GetItemRefNoResolve(subdict, &_Py_ID(__name__),
+                                              &subname);
+        if (r > 0) {
+            expected = dotted(modname,
+                              PyTuple_GET_ITEM(PyList_GET_ITEM(subs, i), 1));
+            r = expected == NULL ? -1
+                : (PyUnicode_Check(subname)
+                   && _PyUnicode_Equal(subname, expected));
+        }
+        if (r > 0) {
+            PyObject *item = PyTuple_Pack(2, sub, subname);
+            r = (item == NULL || PyList_Append(found, item) < 0) ? -1 : 0;
+            Py_XDECREF(item);
+        }
+        Py_XDECREF(expected);
+        Py_XDECREF(subname);
+        if (r < 0) {
+            Py_CLEAR(found);
+        }
+    }
+    Py_XDECREF(subs);
+    return found;
+}
+
 /* Like earliest_in() for the submodule references bound in the package
    'dict', named 'modname', and in its submodules that are loaded (reached
    through its attributes), at any depth. */
@@ -3969,52 +4021,14 @@ earliest_in_package(PyThreadState *tstate, PyObject *dict, PyObject *modname,
     {
         return -1;
     }
-    /* The loaded submodules: the module values named modname.<key>.
-       Collected first: the walk calls code (comparing names). */
-    PyObject *subs = NULL;
-    Py_ssize_t pos = 0;
-    PyObject *name, *value;
-    while (_PyDict_Next(dict, &pos, &name, &value, NULL)) {
-        /* (A subclass too: pygments.formatters replaces itself with
-           one.) */
-        if (PyModule_Check(value) && PyUnicode_Check(name)
-            && ((PyModuleObject *)value)->md_dict != dict)
-        {
-            if ((subs == NULL && (subs = PyList_New(0)) == NULL)
-                || PyList_Append(subs, value) < 0
-                || PyList_Append(subs, name) < 0)
-            {
-                Py_XDECREF(subs);
-                return -1;
-            }
-        }
-    }
-    int r = 0;
-    for (Py_ssize_t i = 0; subs && r == 0 && i < PyList_GET_SIZE(subs);
-         i += 2)
-    {
+    PyObject *subs = loaded_submodules(dict, modname);
+    int r = subs == NULL ? -1 : 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(subs); i++) {
         PyObject *sub = PyList_GET_ITEM(subs, i);
-        PyObject *subdict = ((PyModuleObject *)sub)->md_dict;
-        PyObject *subname = NULL;
-        if (subdict == NULL
-            || _PyDict_GetItemRefNoResolve(subdict, &_Py_ID(__name__),
-                                           &subname) <= 0)
-        {
-            r = PyErr_Occurred() ? -1 : 0;
-            continue;
-        }
-        PyObject *expected = dotted(modname, PyList_GET_ITEM(subs, i + 1));
-        if (expected == NULL) {
-            r = -1;
-        }
-        else if (PyUnicode_Check(subname)
-                 && _PyUnicode_Equal(subname, expected))
-        {
-            r = earliest_in_package(tstate, subdict, subname, depth + 1,
-                                    best_key, best_name, best_dict);
-        }
-        Py_XDECREF(expected);
-        Py_DECREF(subname);
+        r = earliest_in_package(
+            tstate, ((PyModuleObject *)PyTuple_GET_ITEM(sub, 0))->md_dict,
+            PyTuple_GET_ITEM(sub, 1), depth + 1, best_key, best_name,
+            best_dict);
     }
     Py_XDECREF(subs);
     return r;
@@ -5467,25 +5481,12 @@ add_reference_seeds(PyThreadState *tstate, PyObject *dict, PyObject *modname,
     if (depth > 64) {
         return 0;
     }
-    PyObject *subs = PyList_New(0);
-    if (subs == NULL) {
-        return -1;
-    }
     Py_ssize_t pos = 0;
     PyObject *name, *value;
     int r = 0;
     while (r == 0 && _PyDict_Next(dict, &pos, &name, &value, NULL)) {
-        if (!PyUnicode_Check(name)) {
-            continue;
-        }
-        if (PyModule_Check(value)
-            && ((PyModuleObject *)value)->md_dict != dict)
-        {
-            r = (PyList_Append(subs, value) < 0
-                 || PyList_Append(subs, name) < 0) ? -1 : 0;
-            continue;
-        }
-        if (!is_reference(value) || is_resolving(tstate, value)
+        if (!PyUnicode_Check(name) || !is_reference(value)
+            || is_resolving(tstate, value)
             || LAZY(value)->lz_submodule == SUBMODULE_NONE)
         {
             continue;
@@ -5505,31 +5506,15 @@ add_reference_seeds(PyThreadState *tstate, PyObject *dict, PyObject *modname,
         }
         Py_XDECREF(key);
     }
-    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(subs); i += 2) {
-        PyObject *subdict = ((PyModuleObject *)PyList_GET_ITEM(subs, i))
-                            ->md_dict;
-        PyObject *subname = NULL;
-        if (subdict == NULL
-            || _PyDict_GetItemRefNoResolve(subdict, &_Py_ID(__name__),
-                                           &subname) <= 0)
-        {
-            r = PyErr_Occurred() ? -1 : 0;
-            continue;
-        }
-        PyObject *expected = dotted(modname, PyList_GET_ITEM(subs, i + 1));
-        if (expected == NULL) {
-            r = -1;
-        }
-        else if (PyUnicode_Check(subname)
-                 && _PyUnicode_Equal(subname, expected))
-        {
-            r = add_reference_seeds(tstate, subdict, subname, depth + 1,
-                                    seeds);
-        }
-        Py_XDECREF(expected);
-        Py_DECREF(subname);
+    PyObject *subs = r == 0 ? loaded_submodules(dict, modname) : NULL;
+    r = (r < 0 || subs == NULL) ? -1 : 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(subs); i++) {
+        PyObject *sub = PyList_GET_ITEM(subs, i);
+        r = add_reference_seeds(
+            tstate, ((PyModuleObject *)PyTuple_GET_ITEM(sub, 0))->md_dict,
+            PyTuple_GET_ITEM(sub, 1), depth + 1, seeds);
     }
-    Py_DECREF(subs);
+    Py_XDECREF(subs);
     return r;
 }
 
