@@ -22,7 +22,7 @@ T        := Tools/lazy
 CLEAN_ENV := env $(addprefix -u ,$(shell sed 's/\#.*//' $(T)/clean-env.txt))
 export CPYTHON_TARBALL
 
-.PHONY: all deps fetch src patches check-patches check-series regen build vanilla demo test \
+.PHONY: all deps fetch src patches check-patches check-series regen regen-defaults build vanilla demo test \
 	test-quick venv clean distclean help
 
 all: build  ## the same as make build
@@ -73,6 +73,12 @@ check-series: src  ## build every prefix of the patch queue (a build per patch)
 regen: build vanilla  ## regenerate CPython's generated files in $(SRC)
 	cd $(SRC) && $(MAKE) -f ../fork/Makefile srcdir=. \
 		PYTHON_FOR_REGEN=$(abspath $(PY_VANILLA)) regen-cases clinic
+
+# The shipped defaults of lazy imports: Python/lazy_defaults.h from
+# Lib/importlib/_lazy_defaults.py (test_lazy_imports checks they agree).
+PYTHON_FOR_REGEN ?= python3
+regen-defaults:  ## regenerate Python/lazy_defaults.h from the defaults' data file
+	$(PYTHON_FOR_REGEN) $(T)/regen_defaults.py
 
 build: deps src  ## the fork, $(PY_FORK)
 	@sh $(T)/link.sh $(SRC)

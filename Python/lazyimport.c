@@ -163,6 +163,39 @@ _PyLazyImport_ConfigMode(const PyConfig *config)
     return mode;
 }
 
+/* The value of a switch among the -X options: "-X NAME" and "-X NAME=1"
+   give 1, "-X NAME=0" gives 0, any other value -1 (PyConfig_Read()
+   rejects it); 1 when it is not given.  The last one given wins, as for
+   -X lazy_imports. */
+static int
+config_switch(const PyConfig *config, const wchar_t *name)
+{
+    const size_t len = wcslen(name);
+    int value = 1;
+    for (Py_ssize_t i = 0; i < config->xoptions.length; i++) {
+        const wchar_t *opt = config->xoptions.items[i];
+        if (wcsncmp(opt, name, len) != 0) {
+            continue;
+        }
+        if (opt[len] == L'\0') {
+            value = 1;
+        }
+        else if (opt[len] != L'=') {
+            continue;       /* another option: lazy_imports_healthy */
+        }
+        else if (wcscmp(opt + len + 1, L"1") == 0) {
+            value = 1;
+        }
+        else if (wcscmp(opt + len + 1, L"0") == 0) {
+            value = 0;
+        }
+        else {
+            return -1;
+        }
+    }
+    return value;
+}
+
 int
 _PyLazyImport_ConfigHeal(const PyConfig *config)
 {
@@ -171,33 +204,17 @@ _PyLazyImport_ConfigHeal(const PyConfig *config)
        heal): deferred imports then complete only where they are used.
        What stays: rule 53 (runpy.run_path() resolves its namespace) and
        rule 54's guard of the imports under a try that catches
-       ImportError, which decides what is lazy, not when it completes.
-       =1, and the option without a value, are the default.  The last one
-       given wins, as for -X lazy_imports. */
-    const size_t len = wcslen(L"lazy_imports_heal");
-    int heal = 1;
-    for (Py_ssize_t i = 0; i < config->xoptions.length; i++) {
-        const wchar_t *opt = config->xoptions.items[i];
-        if (wcsncmp(opt, L"lazy_imports_heal", len) != 0) {
-            continue;
-        }
-        if (opt[len] == L'\0') {
-            heal = 1;
-        }
-        else if (opt[len] != L'=') {
-            continue;       /* another option: lazy_imports_healthy */
-        }
-        else if (wcscmp(opt + len + 1, L"1") == 0) {
-            heal = 1;
-        }
-        else if (wcscmp(opt + len + 1, L"0") == 0) {
-            heal = 0;
-        }
-        else {
-            return -1;
-        }
-    }
-    return heal;
+       ImportError, which decides what is lazy, not when it completes. */
+    return config_switch(config, L"lazy_imports_heal");
+}
+
+int
+_PyLazyImport_ConfigDefaults(const PyConfig *config)
+{
+    /* -X lazy_imports_defaults=0 turns off the shipped defaults (contract
+       rule 58): to see the failure an entry is there for, or to measure
+       what it costs. */
+    return config_switch(config, L"lazy_imports_defaults");
 }
 
 int
@@ -210,6 +227,7 @@ _PyLazyImport_Init(PyInterpreterState *interp)
        that skipped it gets the default. */
     state->mode = (mode == _PyLazyImport_MODE_INVALID) ? 0 : mode;
     state->heal = (_PyLazyImport_ConfigHeal(config) != 0);
+    state->defaults = (_PyLazyImport_ConfigDefaults(config) != 0);
     if (state->lazy_modules == NULL) {
         state->lazy_modules = PyUnicode_InternFromString("__lazy_modules__");
         if (state->lazy_modules == NULL) {
@@ -382,6 +400,83 @@ lazy_is_excluded(PyObject *excluding, PyObject *fullname, PyObject *fromlist)
         }
     }
     return 0;
+}
+
+/* The shipped defaults (contract rule 58): the packages whose own
+   imports run eagerly under -L, those of the package body and of the
+   modules inside it, each for a failure that no rule of the fork heals.
+   Lib/importlib/_lazy_defaults.py gives each its reason and the program
+   that shows it; Tools/lazy/regen_defaults.py generates the table. */
+#include "lazy_defaults.h"
+
+/* Is the module of 'globals' one whose imports the shipped defaults make
+   eager (the package of an entry, or a module inside it)?  Only its own
+   statements: an import of the package made elsewhere stays lazy, and its
+   body runs eagerly, as it does eagerly, when that import resolves.
+   Returns 1, 0, or -1 with an exception set. */
+static int
+lazy_is_default(PyObject *globals)
+{
+    /* Read without resolving: the decision runs no code of the program
+       (a lazy __name__, not a str, matches no entry). */
+    PyObject *name;
+    int r = _PyDict_GetItemRefNoResolve(globals, &_Py_ID(__name__), &name);
+    if (r <= 0) {
+        return r;
+    }
+    if (!PyUnicode_Check(name)) {
+        Py_DECREF(name);
+        return 0;
+    }
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &len);
+    if (s == NULL) {
+        /* A lone surrogate: no entry matches it. */
+        Py_DECREF(name);
+        PyErr_Clear();
+        return 0;
+    }
+    r = 0;
+    for (size_t i = 0; r == 0 && lazy_default_packages[i] != NULL; i++) {
+        const char *package = lazy_default_packages[i];
+        size_t n = strlen(package);
+        r = ((size_t)len >= n && memcmp(s, package, n) == 0
+             && (s[n] == '\0' || s[n] == '.'));
+    }
+    Py_DECREF(name);
+    return r;
+}
+
+int
+_PyLazyImport_SetDefaults(int enabled)
+{
+    struct _lazy_import_state *state =
+        &_PyInterpreterState_GET()->imports.lazy;
+    int old = state->defaults;
+    state->defaults = enabled;
+    return old;
+}
+
+PyObject *
+_PyLazyImport_DefaultPackages(void)
+{
+    Py_ssize_t n = 0;
+    while (lazy_default_packages[n] != NULL) {
+        n++;
+    }
+    PyObject *res = PyTuple_New(n);
+    if (res == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyUnicode_FromString(lazy_default_packages[i]);
+        if (item == NULL) {
+            Py_DECREF(res);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(res, i, item);
+    }
+    return res;
 }
 
 /* Is the statement an import of the import system proper, which runs
@@ -1430,6 +1525,13 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
         Py_DECREF(excluding);
         if (r != 0) {
             eager = "excluding";
+            goto eager;
+        }
+    }
+    if (state->mode > 0 && state->heal && state->defaults) {
+        r = lazy_is_default(globals);
+        if (r != 0) {
+            eager = "shipped default";
             goto eager;
         }
     }

@@ -268,6 +268,19 @@ extern int _PyLazyImport_Init(PyInterpreterState *interp);
    rejects. */
 extern int _PyLazyImport_ConfigHeal(const PyConfig *config);
 
+/* -X lazy_imports_defaults: the same values, for the shipped defaults
+   (contract rule 58, Lib/importlib/_lazy_defaults.py). */
+extern int _PyLazyImport_ConfigDefaults(const PyConfig *config);
+
+/* importlib.set_lazy_imports(defaults=...): whether the shipped defaults
+   apply from now on.  Returns the previous setting. */
+extern int _PyLazyImport_SetDefaults(int enabled);
+
+/* The packages of the shipped defaults, compiled in from
+   Lib/importlib/_lazy_defaults.py: a new tuple of str, or NULL with an
+   exception set. */
+extern PyObject *_PyLazyImport_DefaultPackages(void);
+
 /* The program ends with 'exitcode': under -X lazy_imports=verify, a status
    0 has every lazy import left resolved, each failure printed.  Returns
    the status to exit with (1 if one failed).  Called by Py_RunMain() and

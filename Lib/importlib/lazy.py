@@ -1233,6 +1233,20 @@ def _format_report(result, limit):
     section('Eager imports, by inclusive time', by_cost(eager_loads),
             lambda r: f"{cost(r)}  {r['module']}  [{r['reason']}]  "
                       f"{_location(r['file'], r['line'])}")
+    from importlib import _lazy_defaults
+    defaults = {}
+    for record in eager_loads:
+        if record['reason'] == 'shipped default':
+            entry = _lazy_defaults.entry_for(record['importer'] or '')
+            if entry is not None:
+                defaults.setdefault(entry['package'], [entry, 0])[1] += 1
+    section('Kept eager by the defaults shipped with the interpreter '
+            '(contract rule 58, importlib._lazy_defaults; '
+            '-X lazy_imports_defaults=0 turns them off)',
+            list(defaults.values()),
+            lambda item: f"{item[0]['package']}: its own imports ran "
+                         f"eagerly ({item[1]} modules loaded by them); "
+                         f"{item[0]['reason'].split('.  ')[0]}.")
     section('Completed early by the fork (contract rules 51, 52 and 58): '
             'eager execution had run them, and something that happened '
             'needed them (the rule follows each cause)',

@@ -39,9 +39,9 @@ series_tmp="$tmp/series"
 #             may drop pep810, or both: the rest applies and builds
 #             without them, and -L works (their tests then fail).
 #   healing   module / compile: IMPORT_NAME_GUARDED / import / runpy /
-#             type, dict: contract rules 50-58, -L on programs that
-#             were written for eager imports.  They apply and build
-#             without the optional group.
+#             type, dict / import: shipped defaults: contract rules 50-58,
+#             -L on programs that were written for eager imports.  They
+#             apply and build without the optional group.
 GROUPS
     (cd "$tmp" && ls -1 -- *.patch 2>/dev/null) || true
 } >"$series_tmp"

@@ -1,0 +1,283 @@
+"""The defaults of lazy imports shipped with the interpreter (rule 58).
+
+importlib._lazy_defaults lists the packages whose own imports run eagerly
+under -L, each with its reason, the program that shows it and the test
+that keeps the program (this file).  Each test runs a real module tree in
+a child interpreter, with the defaults on and off.
+"""
+
+import ast
+import importlib
+import os
+import subprocess
+import sys
+import unittest
+
+from importlib import _lazy_defaults
+from test.support import requires_subprocess
+from test.support.script_helper import assert_python_failure
+
+from .util import LazyImportsTestCase
+
+#: The registry walk of sqlalchemy 2.x, reduced: the package body loops
+#: over a set that the decorators of its submodules fill as they run.
+#: Importing a submodule inside the loop makes the import system import
+#: it in the package whose body is running, and under -L (without the
+#: default) that completes the package's earlier deferred imports, whose
+#: decorators grow the set.
+REGISTRY_WALK = {
+    "sqlalchemy/__init__.py": "from . import sql\n",
+    "sqlalchemy/util.py": """\
+        import sys
+
+        registry = set()
+        loaded = {}
+
+        def preload_module(*names):
+            registry.update(names)
+            return lambda fn: fn
+
+        def import_prefix(path):
+            for name in registry:
+                if name.startswith(path) and name not in loaded:
+                    __import__(name)
+                    loaded[name] = sys.modules[name]
+        """,
+    "sqlalchemy/sql.py": """\
+        from . import util
+
+        @util.preload_module("sqlalchemy.orm.session")
+        def select(): pass
+        """,
+    "sqlalchemy/orm/__init__.py": """\
+        from .mapper import Mapper
+        from .query import Query
+        from .session import Session
+        from .. import util
+
+        def __go():
+            util.import_prefix("sqlalchemy.orm")
+
+        __go()
+        """,
+    "sqlalchemy/orm/mapper.py": """\
+        from .. import util
+
+        @util.preload_module("sqlalchemy.orm.strategies")
+        def configure(): pass
+
+        class Mapper: pass
+        """,
+    "sqlalchemy/orm/query.py": """\
+        from .. import util
+
+        @util.preload_module("sqlalchemy.orm.loading")
+        def load(): pass
+
+        class Query: pass
+        """,
+    "sqlalchemy/orm/session.py": """\
+        from .mapper import Mapper
+
+        class Session:
+            mapper = Mapper
+        """,
+    "sqlalchemy/orm/strategies.py": "class Strategy: pass\n",
+    "sqlalchemy/orm/loading.py": "class Loader: pass\n",
+}
+
+MAIN = """\
+import sqlalchemy.orm
+print(sqlalchemy.orm.Session.__name__, sorted(sqlalchemy.util.loaded))
+"""
+
+EAGER_OUTPUT = ["Session ['sqlalchemy.orm.loading', 'sqlalchemy.orm.session', "
+                "'sqlalchemy.orm.strategies']"]
+
+
+@requires_subprocess()
+class ShippedDefaultsTests(LazyImportsTestCase):
+
+    def test_package_walking_its_registry(self):
+        # Contract rule 58: the entry for sqlalchemy.orm.  Its imports run
+        # eagerly under -L, so the loop sees the registry that eager code
+        # sees; without the defaults the failure comes back.
+        files = dict(REGISTRY_WALK, **{"main.py": MAIN})
+        for lazy in (False, True):
+            with self.subTest(lazy=lazy):
+                result = self.run_files(files, lazy=lazy)
+                self.assert_printed(result, EAGER_OUTPUT)
+        for off in (("-X", "lazy_imports_defaults=0", "main.py"),
+                    ("-c", "import importlib\n"
+                           "importlib.set_lazy_imports(defaults=False)\n"
+                           + MAIN)):
+            with self.subTest(off=off[1]):
+                result = self.run_files(files, *off, lazy=True,
+                                        failure=True)
+                self.assertIn("RuntimeError: Set changed size during "
+                              "iteration", result.err)
+        # And on again at run time, after the option turned them off.
+        result = self.run_files(
+            files, "-X", "lazy_imports_defaults=0", "-c",
+            "import importlib\nimportlib.set_lazy_imports(defaults=True)\n"
+            + MAIN, lazy=True)
+        self.assert_printed(result, EAGER_OUTPUT)
+
+    def test_import_of_the_package_stays_lazy(self):
+        # Contract rules 50 and 58: only the package's own statements run
+        # eagerly.  An import of it made elsewhere is deferred, and a
+        # program that never uses it never runs its body.  (The parent's
+        # "from . import sql" runs at once for its side effects, rule 57.)
+        files = dict(REGISTRY_WALK, **{"main.py": """\
+            import sys
+            import sqlalchemy.orm
+            import sqlalchemy
+            print(sorted(m for m in sys.modules if m.startswith("sqlalchemy")))
+            sqlalchemy.__name__
+            print(sorted(m for m in sys.modules if m.startswith("sqlalchemy")))
+            """})
+        result = self.run_files(files, lazy=True)
+        self.assert_printed(result, [
+            "[]", "['sqlalchemy', 'sqlalchemy.sql', 'sqlalchemy.util']"])
+
+    def test_prefix_is_a_package_boundary(self):
+        # Contract rule 58: an entry covers the package and the modules
+        # inside it, not a module whose name merely starts the same way.
+        files = {
+            "sqlalchemy/__init__.py": "",
+            "sqlalchemy/ormx.py":
+                "import dep_x\ndef f(): return dep_x\n",
+            "sqlalchemy/orm/__init__.py":
+                "import dep_y\ndef f(): return dep_y\n",
+            "sqlalchemy/orm/sub.py":
+                "import dep_z\ndef f(): return dep_z\n",
+            "dep_x.py": "", "dep_y.py": "", "dep_z.py": "",
+            "main.py": """\
+                import sys
+                import sqlalchemy.ormx, sqlalchemy.orm.sub
+                sqlalchemy.ormx.__name__
+                sqlalchemy.orm.sub.__name__
+                print(sorted(m for m in sys.modules if m.startswith("dep_")))
+                """,
+        }
+        result = self.run_files(files, lazy=True)
+        self.assert_printed(result, ["['dep_y', 'dep_z']"])
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "main.py", lazy=True)
+        self.assert_printed(result, ["[]"])
+
+    def test_option_values(self):
+        # Contract rule 58: -X lazy_imports_defaults takes 0 or 1 (or no
+        # value); anything else stops start-up, as -X lazy_imports_heal.
+        for value in ("lazy_imports_defaults", "lazy_imports_defaults=1",
+                      "lazy_imports_defaults=0"):
+            with self.subTest(value=value):
+                result = self.run_python(
+                    "-X", value, "-c", "import sys; print(sys._xoptions)",
+                    lazy=True)
+                self.assertEqual(result.err, "")
+        for value in ("off", "no", "2", ""):
+            with self.subTest(value=value):
+                rc, out, err = assert_python_failure(
+                    "-X", f"lazy_imports_defaults={value}", "-c", "pass")
+                self.assertIn(b"-X lazy_imports_defaults must be 0 or 1",
+                              err)
+
+    def test_option_reaches_children(self):
+        # Contract rule 58: subprocess passes the option on, so that the
+        # children of report and check and a program's own workers see
+        # the same defaults.
+        code = ("import subprocess, sys\n"
+                "flags = subprocess._args_from_interpreter_flags()\n"
+                "print(flags[flags.index('lazy_imports_defaults=0') - 1])\n"
+                "print(subprocess.check_output([sys.executable, *flags, "
+                "'-c', 'import _imp; print(_imp._set_lazy_defaults(True))'],"
+                " text=True).strip())\n")
+        result = self.run_python("-X", "lazy_imports_defaults=0", "-c", code,
+                                 lazy=True)
+        self.assertEqual(result.lines, ["-X", "False"], result.err)
+
+    def test_defaults_argument(self):
+        # Contract rule 58: set_lazy_imports(defaults=) takes True, False
+        # or None (keep); a wrong type raises TypeError and changes
+        # nothing.
+        result = self.run_python("-c", """if 1:
+            import _imp, importlib
+            print(_imp._set_lazy_defaults(True))
+            importlib.set_lazy_imports(defaults=False)
+            print(_imp._set_lazy_defaults(False))
+            importlib.set_lazy_imports(True)
+            print(_imp._set_lazy_defaults(False),
+                  importlib.is_lazy_imports_enabled())
+            for bad in ("yes", 1, 0.0):
+                try:
+                    importlib.set_lazy_imports(False, defaults=bad)
+                except TypeError as exc:
+                    print(exc, importlib.is_lazy_imports_enabled())
+            """, lazy=True)
+        self.assertEqual(result.lines, [
+            "True", "False", "False True",
+            "defaults must be True, False or None, not str True",
+            "defaults must be True, False or None, not int True",
+            "defaults must be True, False or None, not float True"],
+            result.err)
+
+    def test_report_names_the_entry(self):
+        # Contract rule 58: report shows the default that applied, with
+        # its reason, and the statements it made eager.
+        files = dict(REGISTRY_WALK, **{"main.py": MAIN})
+        result = self.run_files(files, "-m", "importlib.lazy", "report",
+                                "main.py", lazy=False)
+        self.assertIn("Kept eager by the defaults shipped with the "
+                      "interpreter", result.err)
+        self.assertIn("sqlalchemy.orm: its own imports ran eagerly",
+                      result.err)
+        self.assertIn("[shipped default]  sqlalchemy/orm/__init__.py:1",
+                      result.err)
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0", "-m",
+                                "importlib.lazy", "report", "main.py",
+                                lazy=False, failure=True)
+        self.assertNotIn("shipped default", result.err)
+        self.assertIn("RuntimeError", result.err)
+
+
+class DefaultsDataTests(unittest.TestCase):
+
+    def test_table_is_the_data_file(self):
+        # Contract rule 58: the interpreter applies the entries of the
+        # data file (Python/lazy_defaults.h is generated from it: make
+        # regen-defaults).
+        import _imp
+        self.assertEqual(_imp._lazy_defaults(), _lazy_defaults.packages())
+        self.assertTrue(_lazy_defaults.packages())
+
+    def test_each_entry_has_its_evidence(self):
+        # Contract rule 58: each entry gives its reason and its program,
+        # and names a test of this package that exists.
+        here = os.path.dirname(__file__)
+        for entry in _lazy_defaults.DEFAULTS:
+            with self.subTest(package=entry["package"]):
+                self.assertEqual(set(entry),
+                                 {"package", "reason", "program", "test"})
+                self.assertGreater(len(entry["reason"]), 40)
+                self.assertGreater(len(entry["program"]), 40)
+                module, cls, method = entry["test"].rsplit(".", 2)
+                self.assertEqual(module.split(".")[0], "test_lazy_imports")
+                path = os.path.join(here, *module.split(".")[1:]) + ".py"
+                with open(path, encoding="utf-8") as file:
+                    tree = ast.parse(file.read())
+                names = {(node.name, item.name) for node in tree.body
+                         if isinstance(node, ast.ClassDef)
+                         for item in node.body
+                         if isinstance(item, ast.FunctionDef)}
+                self.assertIn((cls, method), names)
+
+    def test_entry_for(self):
+        entry = _lazy_defaults.entry_for("sqlalchemy.orm.session")
+        self.assertEqual(entry["package"], "sqlalchemy.orm")
+        self.assertIs(_lazy_defaults.entry_for("sqlalchemy.ormx"), None)
+        self.assertIs(_lazy_defaults.entry_for("sqlalchemy"), None)
+
+
+if __name__ == "__main__":
+    unittest.main()
