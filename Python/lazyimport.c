@@ -1427,7 +1427,9 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
    needs the files of the modules it imports first: each import of such a
    body runs as eagerly, whether or not the body reads the name (protoc's
    "import dep_pb2 as dep__pb2" is read only by some messages).  The file
-   name is asked first, which turns away every other module cheaply. */
+   name is asked first, which turns away every other module cheaply.  One
+   of the shipped defaults, a rule for a class of modules (contract rule
+   58): off with them. */
 static int
 is_protoc_module(PyObject *code)
 {
@@ -1559,7 +1561,9 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
             goto eager;
         }
     }
-    if (state->mode > 0 && state->heal && is_protoc_module(code)) {
+    if (state->mode > 0 && state->heal && state->defaults
+        && is_protoc_module(code))
+    {
         eager = "protoc-generated module";
         r = 1;
         goto eager;
@@ -4564,14 +4568,16 @@ complete_for_shared_object(PyThreadState *tstate, PyObject *dict,
    running in this thread (paused at a statement) had, eagerly, run their
    imports of modules of the class's top-level package, which fill it:
    complete them, outermost body first, depth first (contract rules 50
-   and 55).  Returns 1 when something was completed, 0, or -1 with an
-   exception set. */
+   and 55).  One of the shipped defaults, a rule for a class of modules
+   (rule 58): off with them.  Returns 1 when something was completed, 0,
+   or -1 with an exception set. */
 static int
 complete_for_registry(PyTypeObject *type, const char *why)
 {
     PyThreadState *tstate = _PyThreadState_GET();
     PyInterpreterState *interp = tstate->interp;
     if (interp->imports.lazy.mode <= 0 || !interp->imports.lazy.heal
+        || !interp->imports.lazy.defaults
         || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)
         || _PyInterpreterState_GetFinalizing(interp) != NULL)
     {
@@ -4639,7 +4645,8 @@ _PyLazyImport_SubclassesRead(PyTypeObject *type)
        does not depend on the modules not imported yet. */
     PyThreadState *tstate = _PyThreadState_GET();
     if (tstate->interp->imports.lazy.mode <= 0
-        || !tstate->interp->imports.lazy.heal)
+        || !tstate->interp->imports.lazy.heal
+        || !tstate->interp->imports.lazy.defaults)
     {
         return 0;
     }

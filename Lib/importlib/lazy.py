@@ -1234,19 +1234,31 @@ def _format_report(result, limit):
             lambda r: f"{cost(r)}  {r['module']}  [{r['reason']}]  "
                       f"{_location(r['file'], r['line'])}")
     from importlib import _lazy_defaults
-    defaults = {}
+    defaults = {}       # what applied -> [modules loaded, why]
     for record in eager_loads:
         if record['reason'] == 'shipped default':
             entry = _lazy_defaults.entry_for(record['importer'] or '')
             if entry is not None:
-                defaults.setdefault(entry['package'], [entry, 0])[1] += 1
+                defaults.setdefault(
+                    f"{entry['package']}: its own imports ran eagerly",
+                    [0, entry['reason'].split('.  ')[0] + '.'])[0] += 1
+        elif record['reason'] == 'protoc-generated module':
+            defaults.setdefault(
+                'the modules protoc generated: their imports ran eagerly',
+                [0, 'the descriptor pool needs the files they depend on '
+                    'first.'])[0] += 1
+    registry = [r for r in deferred
+                if r.get('early') and _rule_of(r['early']) == 58]
+    if registry:
+        defaults['registries read short: the deferred imports that fill '
+                 'them completed early'] = [
+            len(registry), "a class's __subclasses__() or a dict's "
+                           "__missing__ was read before they ran."]
     section('Kept eager by the defaults shipped with the interpreter '
             '(contract rule 58, importlib._lazy_defaults; '
             '-X lazy_imports_defaults=0 turns them off)',
-            list(defaults.values()),
-            lambda item: f"{item[0]['package']}: its own imports ran "
-                         f"eagerly ({item[1]} modules loaded by them); "
-                         f"{item[0]['reason'].split('.  ')[0]}.")
+            list(defaults.items()),
+            lambda item: f'{item[0]} ({item[1][0]}); {item[1][1]}')
     section('Completed early by the fork (contract rules 51, 52 and 58): '
             'eager execution had run them, and something that happened '
             'needed them (the rule follows each cause)',

@@ -631,7 +631,9 @@ class PackageIdiomTests(LazyImportsTestCase):
         # first, whatever names it reads ("import dep_pb2 as dep__pb2" is
         # read by some messages only).  Each import of such a body (a
         # *_pb2.py whose body calls AddSerializedFile) runs as eagerly; a
-        # module that only looks like one keeps its imports deferred.
+        # module that only looks like one keeps its imports deferred.  The
+        # rule is one of the shipped defaults: off with them, the failure
+        # comes back.
         pool = """\
             files = set()
             class Pool:
@@ -672,6 +674,10 @@ class PackageIdiomTests(LazyImportsTestCase):
             "['dep_pb2', 'other']"])
         self.assert_lines(results[LAZY], [
             "exec dep_pb2", "['dep', 'svc']", "['dep_pb2']"])
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "main.py", lazy=True, failure=True)
+        self.assertIn("TypeError: Depends on {'dep'}, not loaded",
+                      result.err)
 
     def test_package_aliases_its_own_submodule(self):
         # Contract rules 21 and 49: pyarrow's "import pyarrow.ipc as ipc" in
@@ -883,8 +889,8 @@ class PackageIdiomTests(LazyImportsTestCase):
         # imported (matplotlib.legend registers its keywords).  Reading the
         # subclasses of a class, or missing a key of such a dict, completes
         # first the imports of the class's package that the bodies being
-        # imported had made, eagerly, by then; healing off, the failure
-        # comes back.
+        # imported had made, eagerly, by then; healing or the shipped
+        # defaults off, the failure comes back.
         files = {
             "mp/__init__.py": "",
             "mp/_doc.py": """\
@@ -940,9 +946,11 @@ class PackageIdiomTests(LazyImportsTestCase):
         for lazy, result in self.run_both(files).items():
             with self.subTest(lazy=lazy):
                 self.assert_lines(result, expected)
-        result = self.run_files(files, "-X", "lazy_imports_heal=0", "main.py",
-                                lazy=True, failure=True)
-        self.assertIn("KeyError", result.err)
+        for off in ("lazy_imports_heal=0", "lazy_imports_defaults=0"):
+            with self.subTest(off=off):
+                result = self.run_files(files, "-X", off, "main.py",
+                                        lazy=True, failure=True)
+                self.assertIn("KeyError", result.err)
 
     def test_registry_object_answers_misses_with_getattr(self):
         # Contract rules 50 and 52: SymPy's S answers a missing name from
