@@ -4,6 +4,6 @@
    reason and program; do not edit. */
 
 static const char *const lazy_default_packages[] = {
-    "sqlalchemy.orm",
+    "sqlalchemy",
     NULL,
 };

@@ -19,14 +19,29 @@ from test.support.script_helper import assert_python_failure
 
 from .util import LazyImportsTestCase
 
-#: The registry walk of sqlalchemy 2.x, reduced: the package body loops
-#: over a set that the decorators of its submodules fill as they run.
-#: Importing a submodule inside the loop makes the import system import
-#: it in the package whose body is running, and under -L (without the
-#: default) that completes the package's earlier deferred imports, whose
-#: decorators grow the set.
+#: The registry walks of sqlalchemy 2.x, reduced: a package body loops
+#: over a set that the decorators of the modules it imports fill as they
+#: run, and binds what it lists.  Under -L (without the default) the
+#: top-level walk finds the set empty, so create_engine() misses what it
+#: reads; and importing a submodule inside the orm's loop makes the import
+#: system import it in the package whose body is running, which completes
+#: the package's earlier deferred imports, whose decorators grow the set.
 REGISTRY_WALK = {
-    "sqlalchemy/__init__.py": "from . import sql\n",
+    "sqlalchemy/__init__.py": """\
+        from . import sql
+        from .engine import create_engine
+        from . import util
+
+        util.import_prefix("sqlalchemy.pool")
+        """,
+    "sqlalchemy/engine.py": """\
+        from . import util
+
+        @util.preload_module("sqlalchemy.pool")
+        def create_engine():
+            return util.loaded["sqlalchemy.pool"].Pool()
+        """,
+    "sqlalchemy/pool.py": "class Pool: pass\n",
     "sqlalchemy/util.py": """\
         import sys
 
@@ -89,24 +104,35 @@ REGISTRY_WALK = {
 MAIN = """\
 import sqlalchemy.orm
 print(sqlalchemy.orm.Session.__name__, sorted(sqlalchemy.util.loaded))
+print(type(sqlalchemy.create_engine()).__name__)
 """
 
 EAGER_OUTPUT = ["Session ['sqlalchemy.orm.loading', 'sqlalchemy.orm.session', "
-                "'sqlalchemy.orm.strategies']"]
+                "'sqlalchemy.orm.strategies', 'sqlalchemy.pool']", "Pool"]
 
 
 @requires_subprocess()
 class ShippedDefaultsTests(LazyImportsTestCase):
 
     def test_package_walking_its_registry(self):
-        # Contract rule 58: the entry for sqlalchemy.orm.  Its imports run
-        # eagerly under -L, so the loop sees the registry that eager code
-        # sees; without the defaults the failure comes back.
-        files = dict(REGISTRY_WALK, **{"main.py": MAIN})
+        # Contract rule 58: the entry for sqlalchemy.  The imports of its
+        # modules run eagerly under -L, so each loop sees the registry
+        # that eager code sees; without the defaults the failures come
+        # back.
+        files = dict(REGISTRY_WALK, **{
+            "main.py": MAIN,
+            "engine_main.py": "import sqlalchemy\n"
+                              "print(type(sqlalchemy.create_engine())"
+                              ".__name__)\n"})
         for lazy in (False, True):
             with self.subTest(lazy=lazy):
                 result = self.run_files(files, lazy=lazy)
                 self.assert_printed(result, EAGER_OUTPUT)
+                result = self.run_files(files, "engine_main.py", lazy=lazy)
+                self.assert_printed(result, ["Pool"])
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "engine_main.py", lazy=True, failure=True)
+        self.assertIn("KeyError: 'sqlalchemy.pool'", result.err)
         for off in (("-X", "lazy_imports_defaults=0", "main.py"),
                     ("-c", "import importlib\n"
                            "importlib.set_lazy_imports(defaults=False)\n"
@@ -126,8 +152,9 @@ class ShippedDefaultsTests(LazyImportsTestCase):
     def test_import_of_the_package_stays_lazy(self):
         # Contract rules 50 and 58: only the package's own statements run
         # eagerly.  An import of it made elsewhere is deferred, and a
-        # program that never uses it never runs its body.  (The parent's
-        # "from . import sql" runs at once for its side effects, rule 57.)
+        # program that never uses it never runs its body.  Used, its body
+        # runs with its own imports eager, and loads what it loads
+        # eagerly.
         files = dict(REGISTRY_WALK, **{"main.py": """\
             import sys
             import sqlalchemy.orm
@@ -138,24 +165,26 @@ class ShippedDefaultsTests(LazyImportsTestCase):
             """})
         result = self.run_files(files, lazy=True)
         self.assert_printed(result, [
-            "[]", "['sqlalchemy', 'sqlalchemy.sql', 'sqlalchemy.util']"])
+            "[]", "['sqlalchemy', 'sqlalchemy.engine', 'sqlalchemy.pool', "
+            "'sqlalchemy.sql', 'sqlalchemy.util']"])
 
     def test_prefix_is_a_package_boundary(self):
         # Contract rule 58: an entry covers the package and the modules
-        # inside it, not a module whose name merely starts the same way.
+        # inside it, at any depth, not a module whose name merely starts
+        # the same way.
         files = {
-            "sqlalchemy/__init__.py": "",
-            "sqlalchemy/ormx.py":
+            "sqlalchemyx.py":
                 "import dep_x\ndef f(): return dep_x\n",
-            "sqlalchemy/orm/__init__.py":
+            "sqlalchemy/__init__.py":
                 "import dep_y\ndef f(): return dep_y\n",
+            "sqlalchemy/orm/__init__.py": "",
             "sqlalchemy/orm/sub.py":
                 "import dep_z\ndef f(): return dep_z\n",
             "dep_x.py": "", "dep_y.py": "", "dep_z.py": "",
             "main.py": """\
                 import sys
-                import sqlalchemy.ormx, sqlalchemy.orm.sub
-                sqlalchemy.ormx.__name__
+                import sqlalchemyx, sqlalchemy.orm.sub
+                sqlalchemyx.__name__
                 sqlalchemy.orm.sub.__name__
                 print(sorted(m for m in sys.modules if m.startswith("dep_")))
                 """,
@@ -230,7 +259,7 @@ class ShippedDefaultsTests(LazyImportsTestCase):
                                 "main.py", lazy=False)
         self.assertIn("Kept eager by the defaults shipped with the "
                       "interpreter", result.err)
-        self.assertIn("sqlalchemy.orm: its own imports ran eagerly",
+        self.assertIn("sqlalchemy: its own imports ran eagerly",
                       result.err)
         self.assertIn("[shipped default]  sqlalchemy/orm/__init__.py:1",
                       result.err)
@@ -274,9 +303,10 @@ class DefaultsDataTests(unittest.TestCase):
 
     def test_entry_for(self):
         entry = _lazy_defaults.entry_for("sqlalchemy.orm.session")
-        self.assertEqual(entry["package"], "sqlalchemy.orm")
-        self.assertIs(_lazy_defaults.entry_for("sqlalchemy.ormx"), None)
-        self.assertIs(_lazy_defaults.entry_for("sqlalchemy"), None)
+        self.assertEqual(entry["package"], "sqlalchemy")
+        self.assertIs(_lazy_defaults.entry_for("sqlalchemy"), entry)
+        self.assertIs(_lazy_defaults.entry_for("sqlalchemyx"), None)
+        self.assertIs(_lazy_defaults.entry_for("sqlalchem"), None)
 
 
 if __name__ == "__main__":
