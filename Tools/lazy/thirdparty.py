@@ -65,6 +65,7 @@ class Library:
     args: list
     deselect: list = field(default_factory=list)   # [(test id, reason)]
     eager: list = field(default_factory=list)      # [(package, reason)]
+    env: dict = field(default_factory=dict)        # for the build and runs
 
 
 @dataclass
@@ -114,7 +115,8 @@ def load_libraries(path):
             name=entry["name"], version=entry["version"],
             requires=common.get("requires", []) + entry.get("requires", []),
             args=common.get("args", []) + entry.get("args", []),
-            deselect=deselect, eager=eager))
+            deselect=deselect, eager=eager,
+            env={str(k): str(v) for k, v in entry.get("env", {}).items()}))
     return libraries
 
 
@@ -151,12 +153,14 @@ class Runner:
 
     # -- helpers ----------------------------------------------------------
 
-    def call(self, cmd, log, cwd=None, timeout=None):
-        """Run cmd, appending its output to log; return its exit status."""
+    def call(self, cmd, log, cwd=None, timeout=None, env=None):
+        """Run cmd, appending its output to log; return its exit status.
+        *env* adds variables to the clean environment."""
         with open(log, "a") as out:
             out.write("$ " + " ".join(cmd) + "\n")
             out.flush()
-            proc = subprocess.Popen(cmd, cwd=cwd, env=self.env,
+            proc = subprocess.Popen(cmd, cwd=cwd, env={**self.env,
+                                                       **(env or {})},
                                     stdin=subprocess.DEVNULL, stdout=out,
                                     stderr=subprocess.STDOUT,
                                     start_new_session=True)
@@ -168,10 +172,10 @@ class Runner:
                 out.write(f"\n*** killed after {timeout} s\n")
                 return None
 
-    def pip(self, venv, args, log):
+    def pip(self, venv, args, log, env=None):
         python = os.path.join(venv, "bin", "python")
         return self.call([python, "-m", "pip", "--disable-pip-version-check",
-                          *args], log)
+                          *args], log, env=env)
 
     def find(self, directory, lib, suffixes):
         """The file of lib's pinned version in directory, or None."""
@@ -214,7 +218,7 @@ class Runner:
             if self.offline:
                 args += ["--no-index", "--find-links",
                          os.path.join(self.cache, "wheels")]
-            self.pip(venv, args + [sdist], log)
+            self.pip(venv, args + [sdist], log, env=lib.env)
             path = self.find(directory, lib, ("-py3-none-any.whl",
                                               "-py2.py3-none-any.whl"))
         if path is None:
@@ -309,7 +313,7 @@ class Runner:
         cmd += [f"--junitxml={xml}",
                 f"--basetemp={os.path.join(base, 'tmp')}"]
         start = time.monotonic()
-        rc = self.call(cmd, log, cwd=src, timeout=self.timeout)
+        rc = self.call(cmd, log, cwd=src, timeout=self.timeout, env=lib.env)
         run = Run(returncode=rc, seconds=time.monotonic() - start, log=log)
         if rc is None:
             run.problem = f"timed out after {self.timeout} s"
