@@ -5,5 +5,11 @@
 
 static const char *const lazy_default_packages[] = {
     "sqlalchemy",
+    "pandas._config",
+    "PIL",
+    "defusedxml",
+    "sympy.stats",
+    "keyring",
+    "joblib",
     NULL,
 };

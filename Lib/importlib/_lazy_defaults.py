@@ -70,6 +70,166 @@ DEFAULTS = (
             '.test_package_walking_its_registry'
         ),
     },
+    {
+        'package': 'pandas._config',
+        'reason': (
+            "The package imports its modules for what their bodies "
+            "register: pandas._config's __init__ says that importing "
+            "'dates' and 'display' initialises the option keys that the "
+            "rest of pandas reads from a plain dict "
+            "(config['display']['encoding']).  'display' is imported as "
+            "'from pandas._config.display import detect_console_encoding', "
+            "a name the package re-exports in __all__, so no rule can "
+            "tell it is made for its side effect, and a plain dict's "
+            "KeyError has no hook."
+        ),
+        'program': (
+            "pandas 3.1.1 under -L without the entry: "
+            "'import pandas as pd; print(pd.DataFrame({\"a\": [1, 2]}))' "
+            "raises KeyError: 'encoding' in "
+            "pandas/io/formats/printing.py (found by running common uses "
+            "of popular packages under -L; the API probe of the ecosystem "
+            "corpus never prints a frame).  CPython 3.15's global mode "
+            "fails too.  With the entry it prints the frame; the entry "
+            "costs the three small modules of the package, which any use "
+            "of pandas imports."
+        ),
+        'test': (
+            'test_lazy_imports.test_defaults.ShippedDefaultsTests'
+            '.test_package_registering_options_it_reexports'
+        ),
+    },
+    {
+        'package': 'PIL',
+        'reason': (
+            "Pillow's Image.init() imports every format plugin with "
+            "__import__() inside a try that catches ImportError, and a "
+            "plugin that cannot be imported (FpxImagePlugin and "
+            "MicImagePlugin need olefile, which is optional) is left "
+            "out.  Rule 54 keeps the imports under a try statement's "
+            "guard eager, but a call of __import__() in a function is "
+            "not a statement the compiler can mark: under -L the "
+            "plugin's 'import olefile' was deferred, the plugin "
+            "registered itself, and opening any image that earlier "
+            "plugins did not claim asked it and raised "
+            "ModuleNotFoundError."
+        ),
+        'program': (
+            "Pillow 13.0.0 without olefile, under -L without the entry: "
+            "saving a TIFF to a BytesIO and 'Image.open()' on it raises "
+            "\"ModuleNotFoundError: No module named 'olefile'\" (found by "
+            "running common uses of popular packages under -L).  With "
+            "the entry the plugin is left out as eagerly, and the image "
+            "opens."
+        ),
+        'test': (
+            'test_lazy_imports.test_defaults.ShippedDefaultsTests'
+            '.test_plugins_imported_by_a_call_in_a_try'
+        ),
+    },
+    {
+        'package': 'defusedxml',
+        'reason': (
+            "defusedxml.ElementTree imports names from "
+            "xml.etree.ElementTree, then imports a fresh pure-Python copy "
+            "of that module by taking it out of sys.modules and putting "
+            "back what was there.  Eagerly the module was there; under "
+            "-L the import of the names was deferred past the swap, "
+            "nothing was there, and the None the swap put back makes "
+            "every later import of xml.etree.ElementTree fail.  A "
+            "deferred import that meets sys.modules edited by hand is "
+            "PEP 810's documented limit; no rule sees the edit."
+        ),
+        'program': (
+            "openpyxl 3.1 with defusedxml 0.7.1 installed, under -L "
+            "without the entry: load_workbook() of a saved workbook "
+            "raises \"ModuleNotFoundError: import of "
+            "xml.etree.ElementTree halted; None in sys.modules\" (found "
+            "by running common uses of popular packages under -L).  With "
+            "the entry the workbook loads."
+        ),
+        'test': (
+            'test_lazy_imports.test_defaults.ShippedDefaultsTests'
+            '.test_module_swapped_out_of_sys_modules'
+        ),
+    },
+    {
+        'package': 'sympy.stats',
+        'reason': (
+            "A module of the package registers, as it is imported, the "
+            "implementation of a functools.singledispatch function for "
+            "its random symbols (is_random.register(RandomSymbol) in "
+            "sympy/stats/symbolic_probability.py), and the package's "
+            "__init__ imports it for names it re-exports.  Under -L that "
+            "import was deferred, the dispatcher fell back to its generic "
+            "implementation, and the expectation recursed.  A "
+            "singledispatch call finds a registration or not, and has no "
+            "hook that a miss could use."
+        ),
+        'program': (
+            "sympy 1.14 under -L without the entry: 'from sympy.stats "
+            "import Normal, E; E(Normal(\"Z\", 0, 1)**2)' raises "
+            "RecursionError; eagerly it is 1 (found by running common uses "
+            "of popular packages under -L).  With the entry it is 1."
+        ),
+        'test': (
+            'test_lazy_imports.test_defaults.ShippedDefaultsTests'
+            '.test_singledispatch_registered_by_a_reexporting_module'
+        ),
+    },
+    {
+        'package': 'keyring',
+        'reason': (
+            "keyring's backends register themselves by subclassing "
+            "KeyringBackend (__init_subclass__ appends to a list), and "
+            "keyring.core imports the fail backend for that and reads "
+            "the name only in a function.  Under -L the import was "
+            "deferred, the fail backend was missing from the list, and "
+            "with no real backend available keyring chose another: "
+            "set_password() succeeded and dropped the password, where "
+            "eagerly it raises NoKeyringError.  The list is read whole "
+            "(no miss to catch), and the program gives a different "
+            "answer rather than failing."
+        ),
+        'program': (
+            "keyring 25.7.0 with no backend available, under -L without "
+            "the entry: keyring.get_keyring() is a ChainerBackend and "
+            "set_password() returns without storing anything; eagerly it "
+            "is fail.Keyring and set_password() raises NoKeyringError "
+            "(found by running common uses of popular packages under "
+            "-L).  With the entry -L agrees with the eager run."
+        ),
+        'test': (
+            'test_lazy_imports.test_defaults.ShippedDefaultsTests'
+            '.test_backend_registered_by_subclassing'
+        ),
+    },
+    {
+        'package': 'joblib',
+        'reason': (
+            "joblib's process pool (its vendored loky) registers how its "
+            "pipe connections are pickled when a module it imports last "
+            "runs (loky/backend/reduction.py: from ._posix_reduction "
+            "import _mk_inheritable), and reads the name only when it "
+            "launches a worker, after the process object was pickled.  "
+            "Under -L the registration came too late: the first worker "
+            "read a closed descriptor (OSError: Bad file descriptor) and "
+            "the pool failed or restarted it.  The dispatch table is "
+            "read with a default (no miss)."
+        ),
+        'program': (
+            "joblib 1.6.0 under -L without the entry: 'Parallel(n_jobs=2)"
+            "(delayed(abs)(-i) for i in range(4))' prints a worker "
+            "traceback, and in a larger job ends with "
+            "TerminatedWorkerError (found by running common uses of "
+            "popular packages under -L).  With the entry -L agrees with "
+            "the eager run."
+        ),
+        'test': (
+            'test_lazy_imports.test_defaults.ShippedDefaultsTests'
+            '.test_reducer_registered_by_a_module_imported_last'
+        ),
+    },
 )
 
 

@@ -149,6 +149,261 @@ class ShippedDefaultsTests(LazyImportsTestCase):
             + MAIN, lazy=True)
         self.assert_printed(result, EAGER_OUTPUT)
 
+    def test_package_registering_options_it_reexports(self):
+        # Contract rule 58: the entry for pandas._config.  Its __init__
+        # imports its modules for the options their bodies register, one
+        # of them through a name it re-exports; the rest of pandas reads
+        # the options from a plain dict.
+        files = {
+            "pandas/__init__.py": "from pandas._config import get_option\n"
+                                  "from pandas.io import printing\n",
+            "pandas/_config/__init__.py": """\
+                __all__ = ["get_option", "detect_console_encoding"]
+                from pandas._config import dates  # noqa: F401
+                from pandas._config.config import _global_config, get_option
+                from pandas._config.display import detect_console_encoding
+                """,
+            "pandas/_config/config.py": """\
+                _global_config = {}
+
+                def register_option(key, value):
+                    section, _, name = key.partition(".")
+                    _global_config.setdefault(section, {})[name] = value
+
+                def get_option(key):
+                    section, _, name = key.partition(".")
+                    return _global_config[section][name]
+                """,
+            "pandas/_config/dates.py": """\
+                from pandas._config import config as cf
+                cf.register_option("display.date_dayfirst", False)
+                """,
+            "pandas/_config/display.py": """\
+                from pandas._config import config as cf
+
+                def detect_console_encoding():
+                    return "utf-8"
+
+                cf.register_option("display.encoding",
+                                   detect_console_encoding())
+                """,
+            "pandas/io/__init__.py": "",
+            "pandas/io/printing.py": """\
+                from pandas._config.config import _global_config as config
+
+                def encoding():
+                    return config["display"]["encoding"]
+                """,
+            "main.py": "import pandas\nprint(pandas.printing.encoding())\n",
+        }
+        for lazy in (False, True):
+            with self.subTest(lazy=lazy):
+                self.assert_printed(self.run_files(files, lazy=lazy),
+                                    ["utf-8"])
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "main.py", lazy=True, failure=True)
+        self.assertIn("KeyError: 'encoding'", result.err)
+
+    def test_plugins_imported_by_a_call_in_a_try(self):
+        # Contract rules 54 and 58: the entry for PIL.  Image.init()
+        # imports each plugin with __import__() in a try that catches
+        # ImportError; a plugin whose optional dependency is missing is
+        # left out eagerly, and must not register itself under -L.
+        files = {
+            "PIL/__init__.py": "",
+            "PIL/Image.py": """\
+                OPEN = {}
+                _plugins = ["PngImagePlugin", "FpxImagePlugin"]
+
+                def register_open(name, accept):
+                    OPEN[name] = accept
+
+                def init():
+                    for plugin in _plugins:
+                        try:
+                            __import__(f"PIL.{plugin}")
+                        except ImportError:
+                            pass
+
+                def identify(data):
+                    init()
+                    return [name for name, accept in OPEN.items()
+                            if accept(data)]
+                """,
+            "PIL/PngImagePlugin.py": """\
+                from PIL import Image
+                Image.register_open("PNG",
+                                    lambda data: data.startswith(b"PNG"))
+                """,
+            "PIL/FpxImagePlugin.py": """\
+                import olefile_not_installed
+                from PIL import Image
+                Image.register_open(
+                    "FPX", lambda data: olefile_not_installed.isOleFile(data))
+                """,
+            "main.py": "from PIL import Image\n"
+                       "print(Image.identify(b'PNG.'), sorted(Image.OPEN))\n",
+        }
+        for lazy in (False, True):
+            with self.subTest(lazy=lazy):
+                self.assert_printed(self.run_files(files, lazy=lazy),
+                                    ["['PNG'] ['PNG']"])
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "main.py", lazy=True, failure=True)
+        self.assertIn("No module named 'olefile_not_installed'", result.err)
+
+    def test_module_swapped_out_of_sys_modules(self):
+        # Contract rule 58: the entry for defusedxml.  Its ElementTree
+        # imports names from a module, then takes the module out of
+        # sys.modules to import a fresh copy and puts back what was
+        # there: nothing, under -L, had the names' import been deferred.
+        files = {
+            "defusedxml/__init__.py": "",
+            "defusedxml/ElementTree.py": """\
+                import sys
+                import importlib
+                from etree import ParseError
+
+                def _fresh():
+                    saved = sys.modules.pop("etree", None)
+                    try:
+                        return importlib.import_module("etree")
+                    finally:
+                        sys.modules["etree"] = saved
+
+                _pure = _fresh()
+
+                def parse_error():
+                    return ParseError
+                """,
+            "etree.py": "class ParseError(Exception): pass\n",
+            "main.py": "from defusedxml import ElementTree\n"
+                       "print(ElementTree.parse_error().__name__)\n",
+        }
+        for lazy in (False, True):
+            with self.subTest(lazy=lazy):
+                self.assert_printed(self.run_files(files, lazy=lazy),
+                                    ["ParseError"])
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "main.py", lazy=True, failure=True)
+        self.assertIn("import of etree halted; None in sys.modules",
+                      result.err)
+
+    def assert_default_heals(self, files, expected, without):
+        """-L prints what eager execution prints; without the defaults it
+        prints *without*."""
+        for lazy in (False, True):
+            with self.subTest(lazy=lazy):
+                self.assert_printed(self.run_files(files, lazy=lazy),
+                                    expected)
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "main.py", lazy=True)
+        self.assert_printed(result, without)
+
+    def test_singledispatch_registered_by_a_reexporting_module(self):
+        # Contract rule 58: the entry for sympy.stats.  A module the
+        # package imports for names it re-exports registers a
+        # singledispatch implementation as it runs.
+        files = {
+            "sympy/__init__.py": "",
+            "sympy/stats/__init__.py": """\
+                __all__ = ["is_random", "RandomSymbol", "Expectation"]
+                from .rv import is_random, RandomSymbol
+                from .symbolic_probability import Expectation
+                """,
+            "sympy/stats/rv.py": """\
+                from functools import singledispatch
+
+                class RandomSymbol:
+                    pass
+
+                @singledispatch
+                def is_random(x):
+                    return False
+                """,
+            "sympy/stats/symbolic_probability.py": """\
+                from .rv import is_random, RandomSymbol
+
+                @is_random.register(RandomSymbol)
+                def _(x):
+                    return True
+
+                class Expectation:
+                    pass
+                """,
+            "main.py": "from sympy.stats import is_random, RandomSymbol\n"
+                       "print(is_random(RandomSymbol()))\n",
+        }
+        self.assert_default_heals(files, ["True"], ["False"])
+
+    def test_backend_registered_by_subclassing(self):
+        # Contract rule 58: the entry for keyring.  Its backends register
+        # by subclassing; keyring.core imports the fail backend for that.
+        files = {
+            "keyring/__init__.py": "from .core import get_keyring\n",
+            "keyring/backend.py": """\
+                class KeyringBackend:
+                    _classes = []
+
+                    def __init_subclass__(cls, **kwargs):
+                        super().__init_subclass__(**kwargs)
+                        KeyringBackend._classes.append(cls.__name__)
+                """,
+            "keyring/backends/__init__.py": "",
+            "keyring/backends/fail.py": """\
+                from ..backend import KeyringBackend
+
+                class Keyring(KeyringBackend):
+                    priority = 0
+                """,
+            "keyring/core.py": """\
+                from . import backend
+                from .backends import fail
+
+                def get_keyring():
+                    return sorted(backend.KeyringBackend._classes)
+
+                def _fallback():
+                    return fail.Keyring
+                """,
+            "main.py": "import keyring\nprint(keyring.get_keyring())\n",
+        }
+        self.assert_default_heals(files, ["['Keyring']"], ["[]"])
+
+    def test_reducer_registered_by_a_module_imported_last(self):
+        # Contract rule 58: the entry for joblib.  Its process pool
+        # registers how connections are pickled when the module it
+        # imports last runs, and reads the name only later.
+        files = {
+            "joblib/__init__.py": "",
+            "joblib/connection.py": "class Conn:\n    pass\n",
+            "joblib/reduction.py": """\
+                DISPATCH = {}
+
+                def register(t, f):
+                    DISPATCH[t] = f
+
+                from ._posix_reduction import _mk_inheritable
+
+                def launch(fd):
+                    return _mk_inheritable(fd)
+                """,
+            "joblib/_posix_reduction.py": """\
+                from .connection import Conn
+                from .reduction import register
+
+                register(Conn, lambda c: "reduced")
+
+                def _mk_inheritable(fd):
+                    return fd
+                """,
+            "main.py": "from joblib import reduction\n"
+                       "from joblib.connection import Conn\n"
+                       "print(reduction.DISPATCH.get(Conn, type)(Conn()))\n",
+        }
+        self.assert_default_heals(files, ["reduced"],
+                                  ["<class 'joblib.connection.Conn'>"])
+
     def test_import_of_the_package_stays_lazy(self):
         # Contract rules 50 and 58: only the package's own statements run
         # eagerly.  An import of it made elsewhere is deferred, and a
@@ -302,6 +557,9 @@ class DefaultsDataTests(unittest.TestCase):
                 self.assertIn((cls, method), names)
 
     def test_entry_for(self):
+        self.assertEqual(_lazy_defaults.entry_for("PIL.Image")["package"],
+                         "PIL")
+        self.assertIs(_lazy_defaults.entry_for("pandas"), None)
         entry = _lazy_defaults.entry_for("sqlalchemy.orm.session")
         self.assertEqual(entry["package"], "sqlalchemy")
         self.assertIs(_lazy_defaults.entry_for("sqlalchemy"), entry)
