@@ -9,7 +9,7 @@ static const char *const lazy_default_packages[] = {
     "PIL",
     "defusedxml",
     "sympy.stats",
-    "keyring",
-    "joblib",
+    "keyring.core",
+    "joblib.externals.loky",
     NULL,
 };

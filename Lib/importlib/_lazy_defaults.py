@@ -178,12 +178,13 @@ DEFAULTS = (
         ),
     },
     {
-        'package': 'keyring',
+        'package': 'keyring.core',
         'reason': (
             "keyring's backends register themselves by subclassing "
             "KeyringBackend (__init_subclass__ appends to a list), and "
             "keyring.core imports the fail backend for that and reads "
-            "the name only in a function.  Under -L the import was "
+            "the name only in a function (the entry covers that module "
+            "only).  Under -L the import was "
             "deferred, the fail backend was missing from the list, and "
             "with no real backend available keyring chose another: "
             "set_password() succeeded and dropped the password, where "
@@ -205,13 +206,14 @@ DEFAULTS = (
         ),
     },
     {
-        'package': 'joblib',
+        'package': 'joblib.externals.loky',
         'reason': (
-            "joblib's process pool (its vendored loky) registers how its "
-            "pipe connections are pickled when a module it imports last "
-            "runs (loky/backend/reduction.py: from ._posix_reduction "
-            "import _mk_inheritable), and reads the name only when it "
-            "launches a worker, after the process object was pickled.  "
+            "joblib's process pool (its vendored loky, which the entry "
+            "covers) registers how its pipe connections are pickled when "
+            "a module it imports last runs (loky/backend/reduction.py: "
+            "from ._posix_reduction import _mk_inheritable), and reads "
+            "the name only when it launches a worker, after the process "
+            "object was pickled.  "
             "Under -L the registration came too late: the first worker "
             "read a closed descriptor (OSError: Bad file descriptor) and "
             "the pool failed or restarted it.  The dispatch table is "

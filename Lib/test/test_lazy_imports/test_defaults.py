@@ -337,8 +337,9 @@ class ShippedDefaultsTests(LazyImportsTestCase):
         self.assert_default_heals(files, ["True"], ["False"])
 
     def test_backend_registered_by_subclassing(self):
-        # Contract rule 58: the entry for keyring.  Its backends register
-        # by subclassing; keyring.core imports the fail backend for that.
+        # Contract rule 58: the entry for keyring.core.  The backends
+        # register by subclassing; keyring.core imports the fail backend
+        # for that.
         files = {
             "keyring/__init__.py": "from .core import get_keyring\n",
             "keyring/backend.py": """\
@@ -371,13 +372,17 @@ class ShippedDefaultsTests(LazyImportsTestCase):
         self.assert_default_heals(files, ["['Keyring']"], ["[]"])
 
     def test_reducer_registered_by_a_module_imported_last(self):
-        # Contract rule 58: the entry for joblib.  Its process pool
-        # registers how connections are pickled when the module it
-        # imports last runs, and reads the name only later.
+        # Contract rule 58: the entry for joblib.externals.loky.  Its
+        # process pool registers how connections are pickled when the
+        # module it imports last runs, and reads the name only later.
+        loky = "joblib/externals/loky/backend/"
         files = {
             "joblib/__init__.py": "",
-            "joblib/connection.py": "class Conn:\n    pass\n",
-            "joblib/reduction.py": """\
+            "joblib/externals/__init__.py": "",
+            "joblib/externals/loky/__init__.py": "",
+            loky + "__init__.py": "",
+            loky + "connection.py": "class Conn:\n    pass\n",
+            loky + "reduction.py": """\
                 DISPATCH = {}
 
                 def register(t, f):
@@ -388,7 +393,7 @@ class ShippedDefaultsTests(LazyImportsTestCase):
                 def launch(fd):
                     return _mk_inheritable(fd)
                 """,
-            "joblib/_posix_reduction.py": """\
+            loky + "_posix_reduction.py": """\
                 from .connection import Conn
                 from .reduction import register
 
@@ -397,12 +402,14 @@ class ShippedDefaultsTests(LazyImportsTestCase):
                 def _mk_inheritable(fd):
                     return fd
                 """,
-            "main.py": "from joblib import reduction\n"
-                       "from joblib.connection import Conn\n"
+            "main.py": "from joblib.externals.loky.backend import reduction\n"
+                       "from joblib.externals.loky.backend.connection "
+                       "import Conn\n"
                        "print(reduction.DISPATCH.get(Conn, type)(Conn()))\n",
         }
-        self.assert_default_heals(files, ["reduced"],
-                                  ["<class 'joblib.connection.Conn'>"])
+        self.assert_default_heals(
+            files, ["reduced"],
+            ["<class 'joblib.externals.loky.backend.connection.Conn'>"])
 
     def test_import_of_the_package_stays_lazy(self):
         # Contract rules 50 and 58: only the package's own statements run
