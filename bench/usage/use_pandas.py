@@ -1,0 +1,2 @@
+import pandas as pd
+print(pd.DataFrame({"a": [1, 2]}))
