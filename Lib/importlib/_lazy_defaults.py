@@ -2,13 +2,14 @@
 
 Contract rule 58 (Doc/library/lazy_imports_contract.rst): where no rule of
 the fork heals a failure that a popular package shows under plain -L, the
-fix is shipped here, as data.  Each entry names a package whose own
-imports (those of its ``__init__`` and of the modules inside it) run
-eagerly under -L, so that the package initialises as it does eagerly.  An
+fix is shipped here, as data.  Each entry names a package (or a single
+module) whose own imports (those of its ``__init__`` and of the modules
+inside it) run eagerly under -L, so that it initialises as it does
+eagerly.  An
 import of the package made elsewhere stays lazy: the package pays only
 when a program uses it.  Each entry gives:
 
-- ``package``: the package's absolute name;
+- ``package``: the absolute name of the package or module;
 - ``reason``: what goes wrong without the entry, and why no rule reaches it;
 - ``program``: the real program that shows it, with what was measured;
 - ``test``: the test that keeps the program (Lib/test/test_lazy_imports).
