@@ -114,6 +114,22 @@ EAGER_OUTPUT = ["Session ['sqlalchemy.orm.loading', 'sqlalchemy.orm.session', "
 @requires_subprocess()
 class ShippedDefaultsTests(LazyImportsTestCase):
 
+    def assert_default_heals(self, files, expected, *, without=None,
+                             error=None):
+        """main.py prints *expected* eagerly and under -L; without the
+        defaults it prints *without*, or fails with *error* on stderr."""
+        for lazy in (False, True):
+            with self.subTest(lazy=lazy):
+                self.assert_printed(self.run_files(files, lazy=lazy),
+                                    expected)
+        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
+                                "main.py", lazy=True,
+                                failure=error is not None)
+        if error is None:
+            self.assert_printed(result, without)
+        else:
+            self.assertIn(error, result.err)
+
     def test_package_walking_its_registry(self):
         # Contract rule 58: the entry for sqlalchemy.  The imports of its
         # modules run eagerly under -L, so each loop sees the registry
@@ -196,13 +212,8 @@ class ShippedDefaultsTests(LazyImportsTestCase):
                 """,
             "main.py": "import pandas\nprint(pandas.printing.encoding())\n",
         }
-        for lazy in (False, True):
-            with self.subTest(lazy=lazy):
-                self.assert_printed(self.run_files(files, lazy=lazy),
-                                    ["utf-8"])
-        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
-                                "main.py", lazy=True, failure=True)
-        self.assertIn("KeyError: 'encoding'", result.err)
+        self.assert_default_heals(files, ["utf-8"],
+                                  error="KeyError: 'encoding'")
 
     def test_plugins_imported_by_a_call_in_a_try(self):
         # Contract rules 54 and 58: the entry for PIL.  Image.init()
@@ -244,13 +255,9 @@ class ShippedDefaultsTests(LazyImportsTestCase):
             "main.py": "from PIL import Image\n"
                        "print(Image.identify(b'PNG.'), sorted(Image.OPEN))\n",
         }
-        for lazy in (False, True):
-            with self.subTest(lazy=lazy):
-                self.assert_printed(self.run_files(files, lazy=lazy),
-                                    ["['PNG'] ['PNG']"])
-        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
-                                "main.py", lazy=True, failure=True)
-        self.assertIn("No module named 'olefile_not_installed'", result.err)
+        self.assert_default_heals(
+            files, ["['PNG'] ['PNG']"],
+            error="No module named 'olefile_not_installed'")
 
     def test_module_swapped_out_of_sys_modules(self):
         # Contract rule 58: the entry for defusedxml.  Its ElementTree
@@ -280,25 +287,9 @@ class ShippedDefaultsTests(LazyImportsTestCase):
             "main.py": "from defusedxml import ElementTree\n"
                        "print(ElementTree.parse_error().__name__)\n",
         }
-        for lazy in (False, True):
-            with self.subTest(lazy=lazy):
-                self.assert_printed(self.run_files(files, lazy=lazy),
-                                    ["ParseError"])
-        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
-                                "main.py", lazy=True, failure=True)
-        self.assertIn("import of etree halted; None in sys.modules",
-                      result.err)
-
-    def assert_default_heals(self, files, expected, without):
-        """-L prints what eager execution prints; without the defaults it
-        prints *without*."""
-        for lazy in (False, True):
-            with self.subTest(lazy=lazy):
-                self.assert_printed(self.run_files(files, lazy=lazy),
-                                    expected)
-        result = self.run_files(files, "-X", "lazy_imports_defaults=0",
-                                "main.py", lazy=True)
-        self.assert_printed(result, without)
+        self.assert_default_heals(
+            files, ["ParseError"],
+            error="import of etree halted; None in sys.modules")
 
     def test_singledispatch_registered_by_a_reexporting_module(self):
         # Contract rule 58: the entry for sympy.stats.  A module the
@@ -334,7 +325,7 @@ class ShippedDefaultsTests(LazyImportsTestCase):
             "main.py": "from sympy.stats import is_random, RandomSymbol\n"
                        "print(is_random(RandomSymbol()))\n",
         }
-        self.assert_default_heals(files, ["True"], ["False"])
+        self.assert_default_heals(files, ["True"], without=["False"])
 
     def test_backend_registered_by_subclassing(self):
         # Contract rule 58: the entry for keyring.core.  The backends
@@ -369,7 +360,7 @@ class ShippedDefaultsTests(LazyImportsTestCase):
                 """,
             "main.py": "import keyring\nprint(keyring.get_keyring())\n",
         }
-        self.assert_default_heals(files, ["['Keyring']"], ["[]"])
+        self.assert_default_heals(files, ["['Keyring']"], without=["[]"])
 
     def test_reducer_registered_by_a_module_imported_last(self):
         # Contract rule 58: the entry for joblib.externals.loky.  Its
@@ -407,9 +398,8 @@ class ShippedDefaultsTests(LazyImportsTestCase):
                        "import Conn\n"
                        "print(reduction.DISPATCH.get(Conn, type)(Conn()))\n",
         }
-        self.assert_default_heals(
-            files, ["reduced"],
-            ["<class 'joblib.externals.loky.backend.connection.Conn'>"])
+        conn = "<class 'joblib.externals.loky.backend.connection.Conn'>"
+        self.assert_default_heals(files, ["reduced"], without=[conn])
 
     def test_import_of_the_package_stays_lazy(self):
         # Contract rules 50 and 58: only the package's own statements run
@@ -486,7 +476,7 @@ class ShippedDefaultsTests(LazyImportsTestCase):
                 " text=True).strip())\n")
         result = self.run_python("-X", "lazy_imports_defaults=0", "-c", code,
                                  lazy=True)
-        self.assertEqual(result.lines, ["-X", "False"], result.err)
+        self.assertEqual(result.lines, ["-X", "False"])
 
     def test_defaults_argument(self):
         # Contract rule 58: set_lazy_imports(defaults=) takes True, False
