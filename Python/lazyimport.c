@@ -525,6 +525,8 @@ is_import_system(PyObject *fullname, PyObject *fromlist)
     return 0;
 }
 
+static int spec_extension_loads(PyThreadState *tstate, PyObject *spec);
+
 /* Is 'fullname' an extension module of the standard library whose file
    is found and loads: the shared library and those it links are mapped
    (dlopen(), as the import will do with the same flags), without running
@@ -551,9 +553,25 @@ stdlib_extension_loads(PyThreadState *tstate, PyObject *fullname)
     if (spec == NULL) {
         return -1;
     }
+    r = spec_extension_loads(tstate, spec);
+    Py_DECREF(spec);
+    return r;
+#else
+    return 0;
+#endif
+}
+
+/* Is 'spec' the spec of an extension module whose file loads (see
+   stdlib_extension_loads())?  Returns 1, 0, or -1 with an exception
+   set. */
+static int
+spec_extension_loads(PyThreadState *tstate, PyObject *spec)
+{
+#ifdef HAVE_DLOPEN
+    PyObject *importlib = tstate->interp->imports.importlib;
     PyObject *loader = NULL, *external = NULL, *cls = NULL, *origin = NULL;
-    r = 0;
-    if (spec != Py_None
+    int r = 0;
+    if (spec != Py_None && importlib != NULL
         && (r = PyObject_GetOptionalAttrString(spec, "loader", &loader)) > 0
         && (r = PyObject_GetOptionalAttrString(
                 importlib, "_bootstrap_external", &external)) > 0
@@ -579,7 +597,6 @@ stdlib_extension_loads(PyThreadState *tstate, PyObject *fullname)
     Py_XDECREF(cls);
     Py_XDECREF(external);
     Py_XDECREF(loader);
-    Py_DECREF(spec);
     return r;
 #else
     return 0;
@@ -1461,6 +1478,9 @@ is_protoc_module(PyObject *code)
     return 0;
 }
 
+static int guard_finds(PyThreadState *tstate, PyObject *fullname,
+                       PyObject *fromlist);
+
 /* Called by IMPORT_NAME for an import statement that may be lazy, while
    lazy imports are enabled.  Returns a new lazy import object, None when
    the import must run now, or NULL with an exception set. */
@@ -1502,6 +1522,9 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
            ImportError that this import raises eagerly (see
            imports_without_error()). */
         r = imports_without_error(tstate, fullname, fromlist);
+        if (r == 0) {
+            r = guard_finds(tstate, fullname, fromlist);
+        }
         if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
             _PyErr_Clear(tstate);   /* the import itself will tell */
             r = 0;
@@ -4993,18 +5016,35 @@ add_imports_of(PyCodeObject *co, PyObject *modname, PyObject *package,
     return 0;
 }
 
-/* Add to 'only' the imports of the code 'co' of the module 'modname' (see
-   add_imports_of()) that run when its body runs: those of the body, of
-   the bodies of the classes it defines, and of the functions it defines
-   that code run so reads by name (a function called or decorating at
-   module level, the methods of a class instantiated there: twisted's
-   "_log = Logger()" imports in Logger.__init__), to a fixed point.  A
-   function that nothing run at module level names runs later, if ever
-   (flask.helpers imports flask only in its functions).  Returns 0, or -1
-   with an exception set. */
+/* A scanner of one code object for walk_module_code(): reads 'code',
+   adds to the set 'loaded' the names it reads with LOAD_NAME and
+   LOAD_GLOBAL, and sets *stop to end the walk.  Returns 0, or -1 with an
+   exception set. */
+typedef int (*code_scanner)(PyCodeObject *code, void *arg, PyObject *loaded,
+                            int *stop);
+
+struct imports_scan {
+    PyObject *modname, *package, *pdict, *only;
+};
+
 static int
-add_module_imports(PyCodeObject *co, PyObject *modname, PyObject *package,
-                   PyObject *pdict, PyObject *only, int *all)
+scan_imports(PyCodeObject *code, void *arg, PyObject *loaded, int *stop)
+{
+    struct imports_scan *a = (struct imports_scan *)arg;
+    return add_imports_of(code, a->modname, a->package, a->pdict, a->only,
+                          stop, loaded);
+}
+
+/* Call 'scan' on the code objects of the module code 'co' that run when
+   the body runs: the body, the bodies of the classes it defines, and the
+   functions it defines that code run so reads by name (a function called
+   or decorating at module level, the methods of a class instantiated
+   there: twisted's "_log = Logger()" imports in Logger.__init__), to a
+   fixed point.  A function that nothing run at module level names runs
+   later, if ever (flask.helpers imports flask only in its functions).
+   Returns 0, or -1 with an exception set. */
+static int
+walk_module_code(PyCodeObject *co, code_scanner scan, void *arg, int *all)
 {
     /* Items of 'waiting': (code, name that includes it or None). */
     PyObject *loaded = PySet_New(NULL), *waiting = PyList_New(0);
@@ -5019,8 +5059,7 @@ add_module_imports(PyCodeObject *co, PyObject *modname, PyObject *package,
              t++)
         {
             PyCodeObject *code = (PyCodeObject *)PyList_GET_ITEM(todo, t);
-            r = add_imports_of(code, modname, package, pdict, only, all,
-                               loaded);
+            r = scan(code, arg, loaded, all);
             int is_class = (code != co && !(code->co_flags & CO_OPTIMIZED));
             for (Py_ssize_t i = 0;
                  r == 0 && i < PyTuple_GET_SIZE(code->co_consts); i++)
@@ -5075,6 +5114,17 @@ add_module_imports(PyCodeObject *co, PyObject *modname, PyObject *package,
     Py_XDECREF(waiting);
     Py_XDECREF(loaded);
     return r;
+}
+
+/* Add to 'only' the imports of the code 'co' of the module 'modname' (see
+   add_imports_of()) that run when its body runs (see
+   walk_module_code()).  Returns 0, or -1 with an exception set. */
+static int
+add_module_imports(PyCodeObject *co, PyObject *modname, PyObject *package,
+                   PyObject *pdict, PyObject *only, int *all)
+{
+    struct imports_scan arg = {modname, package, pdict, only};
+    return walk_module_code(co, scan_imports, &arg, all);
 }
 
 /* The code of the module at 'path' from its bytecode cache 'pyc', as
@@ -5296,6 +5346,760 @@ add_imports_of_code(PyThreadState *tstate, PyObject *name, PyObject *path,
     Py_XDECREF(sub);
     Py_XDECREF(spec);
     return r < 0 ? -1 : 0;
+}
+
+/* ----- The guard's finding (rule 54) ------------------------------------ */
+
+/* What finding tells of a module that an import under the guard would run
+   (see guard_finds()), read from its code as SourceFileLoader will run
+   it: the imports it makes and the names its body binds whatever path it
+   takes. */
+struct guard_scan {
+    PyCodeObject *body;     /* the module's code */
+    PyObject *base;         /* what its relative imports are relative to */
+    /* The imports: a list of (absolute name, fromlist, how many names
+       the body surely bound before, whether it surely runs). */
+    PyObject *edges;
+    /* The names the body binds on every path it may take: name -> how
+       many it had bound before. */
+    PyObject *names;
+    PyObject *deleted;      /* set of the names the body deletes */
+    char *maybe;            /* per code unit of the body: may be skipped */
+};
+
+/* Is the name 'name' read by 'co' at code unit 'i' compared with a raised
+   exception ("except ImportError:"), rather than raised or kept: do only
+   loads and a tuple come before CHECK_EXC_MATCH? */
+static int
+is_handler_match(const _Py_CODEUNIT *instr, Py_ssize_t i, Py_ssize_t n)
+{
+    for (i += 1 + _PyOpcode_Caches[instr[i].op.code]; i < n;
+         i += 1 + _PyOpcode_Caches[instr[i].op.code])
+    {
+        int op = instr[i].op.code;
+        if (op == CHECK_EXC_MATCH || op == CHECK_EG_MATCH) {
+            return 1;
+        }
+        if (op != LOAD_NAME && op != LOAD_GLOBAL && op != LOAD_ATTR
+            && op != BUILD_TUPLE && op != EXTENDED_ARG)
+        {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* Does the RAISE_VARARGS at code unit 'i' of 'instr' raise an object
+   that a name holds ("raise exc", "raise error_class"): the ImportError
+   a handler caught, maybe, rather than one it makes ("raise
+   ValueError(...)", "raise X(...) from exc")? */
+static int
+is_reraise(const _Py_CODEUNIT *instr, Py_ssize_t i)
+{
+    if (instr[i].op.arg != 1) {
+        return 0;
+    }
+    /* The instruction before: scan back over the caches of each kind. */
+    for (Py_ssize_t k = i - 1; k >= 0; k--) {
+        int op = instr[k].op.code;
+        if (op == CACHE) {
+            continue;
+        }
+        return op == LOAD_FAST || op == LOAD_NAME || op == LOAD_GLOBAL
+               || op == LOAD_DEREF || op == LOAD_FAST_CHECK
+               || op == LOAD_FROM_DICT_OR_DEREF;
+    }
+    return 0;
+}
+
+/* Mark in gs->maybe the code units of the body that a forward jump may
+   skip, that an exception may cut short (the protected ranges of its
+   exception table), and the handlers (from the first target on). */
+static int
+mark_maybe_skipped(struct guard_scan *gs, const _Py_CODEUNIT *instr,
+                   Py_ssize_t n)
+{
+    gs->maybe = PyMem_Calloc(n + 1, 1);
+    if (gs->maybe == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int oparg = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int op = instr[i].op.code;
+        oparg = (oparg << 8) | instr[i].op.arg;
+        if (op == EXTENDED_ARG) {
+            continue;
+        }
+        Py_ssize_t next = i + 1 + _PyOpcode_Caches[op];
+        if (OPCODE_HAS_JUMP(op) && op != JUMP_BACKWARD
+            && op != JUMP_BACKWARD_NO_INTERRUPT)
+        {
+            for (Py_ssize_t k = next; k < n && k < next + oparg; k++) {
+                gs->maybe[k] = 1;
+            }
+        }
+        oparg = 0;
+        i = next - 1;
+    }
+    PyCodeObject *co = gs->body;
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(
+        co->co_exceptiontable);
+    const unsigned char *end = p + PyBytes_GET_SIZE(co->co_exceptiontable);
+    while (p < end) {
+        Py_ssize_t field[4] = {0, 0, n, 0};
+        for (int k = 0; k < 4 && p < end; k++) {
+            unsigned char b;
+            do {
+                b = *p++;
+                field[k] = (field[k] << 6) | (b & 63);
+            } while ((b & 64) && p < end);
+        }
+        for (Py_ssize_t k = field[0]; k < n && k < field[0] + field[1]; k++) {
+            gs->maybe[k] = 1;
+        }
+    }
+    for (Py_ssize_t k = first_handler(co, n); k < n; k++) {
+        gs->maybe[k] = 1;
+    }
+    return 0;
+}
+
+/* The absolute name of the module that an import statement of a module
+   whose relative imports are relative to 'base' names ('name', 'level'):
+   a new reference, None when it names none (the statement raises
+   ImportError), or NULL with an exception set. */
+static PyObject *
+guard_absolute(PyObject *base, PyObject *name, int level)
+{
+    if (level == 0) {
+        return Py_NewRef(name);
+    }
+    Py_ssize_t end = PyUnicode_GET_LENGTH(base);
+    for (int k = 1; k < level && end > 0; k++) {
+        end = PyUnicode_FindChar(base, '.', 0, end, -1);
+    }
+    if (end <= 0) {
+        Py_RETURN_NONE;
+    }
+    PyObject *pkg = PyUnicode_Substring(base, 0, end);
+    if (pkg == NULL || PyUnicode_GET_LENGTH(name) == 0) {
+        return pkg;
+    }
+    PyObject *res = dotted(pkg, name);
+    Py_DECREF(pkg);
+    return res;
+}
+
+/* A code_scanner for guard_scan_module(): the edges, the names bound, and
+   *stop when the code can raise ImportError otherwise than by an import
+   statement (a bare "raise" re-raising the exception handled, ImportError
+   or ModuleNotFoundError read other than to match a handler) or import
+   by name (importlib.import_module(), __import__(), exec()).  An import
+   in the body of a try whose handlers catch ImportError is left out
+   (IMPORT_NAME_GUARDED: its module's own handler sees its failure), and
+   so is the code under "if TYPE_CHECKING:". */
+static int
+guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
+{
+    struct guard_scan *gs = (struct guard_scan *)arg;
+    PyObject *bytecode = PyCode_GetCode(co);    /* deoptimized */
+    if (bytecode == NULL) {
+        return -1;
+    }
+    const _Py_CODEUNIT *instr = (const _Py_CODEUNIT *)PyBytes_AS_STRING(
+        bytecode);
+    Py_ssize_t n = PyBytes_GET_SIZE(bytecode) / (Py_ssize_t)sizeof(
+        _Py_CODEUNIT);
+    Py_ssize_t nconsts = PyTuple_GET_SIZE(co->co_consts);
+    Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names);
+    int is_body = (co == gs->body);
+    int r = (is_body && mark_maybe_skipped(gs, instr, n) < 0) ? -1 : 0;
+    int oparg = 0, prev_const = -1, last_const = -1, type_checking = 0;
+    int guarded = 0, raises = 0;
+    for (Py_ssize_t i = 0; i < n && !*stop && r == 0; i++) {
+        int op = instr[i].op.code;
+        oparg = (oparg << 8) | instr[i].op.arg;
+        if (op == EXTENDED_ARG || op == CACHE) {
+            continue;
+        }
+        int index = -1;
+        if (op == LOAD_NAME || op == LOAD_FROM_DICT_OR_GLOBALS) {
+            index = oparg;
+        }
+        else if (op == LOAD_GLOBAL || op == LOAD_ATTR) {
+            index = oparg >> 1;
+        }
+        if (index >= 0 && index < nnames) {
+            PyObject *name = PyTuple_GET_ITEM(co->co_names, index);
+            type_checking = is_type_checking(co, index);
+            if (op != LOAD_ATTR) {
+                r = PySet_Add(loaded, name);
+            }
+            if (_PyUnicode_EqualToASCIIString(name, "import_module")
+                || _PyUnicode_EqualToASCIIString(name, "__import__")
+                || _PyUnicode_EqualToASCIIString(name, "exec")
+                || ((_PyUnicode_EqualToASCIIString(name, "ImportError")
+                     || _PyUnicode_EqualToASCIIString(name,
+                                                      "ModuleNotFoundError"))
+                    && !is_handler_match(instr, i, n)))
+            {
+                *stop = 1;
+            }
+        }
+        else if (op == POP_JUMP_IF_FALSE && type_checking) {
+            i += _PyOpcode_Caches[op] + oparg;
+            type_checking = 0;
+            oparg = 0;
+            continue;
+        }
+        else if (op != TO_BOOL) {
+            type_checking = 0;
+        }
+        if (op == RAISE_VARARGS && (oparg == 0 || is_reraise(instr, i))) {
+            raises = 1;
+        }
+        else if (is_body && (op == STORE_NAME || op == STORE_GLOBAL)
+                 && oparg < nnames && !gs->maybe[i])
+        {
+            PyObject *pos = PyLong_FromSsize_t(PyDict_GET_SIZE(gs->names));
+            r = pos == NULL ? -1
+                : PyDict_SetDefaultRef(gs->names,
+                                       PyTuple_GET_ITEM(co->co_names, oparg),
+                                       pos, NULL);
+            Py_XDECREF(pos);
+            r = r < 0 ? -1 : 0;
+        }
+        else if (is_body && (op == DELETE_NAME || op == DELETE_GLOBAL)
+                 && oparg < nnames)
+        {
+            r = PySet_Add(gs->deleted, PyTuple_GET_ITEM(co->co_names,
+                                                        oparg));
+        }
+        if (op == LOAD_CONST) {
+            prev_const = last_const;
+            last_const = oparg;
+            oparg = 0;
+            continue;
+        }
+        if (IS_GUARDED_IMPORT_NAME(op)) {
+            guarded = 1;
+        }
+        int is_import = IS_IMPORT_NAME(op) && !IS_GUARDED_IMPORT_NAME(op);
+        index = oparg;
+        oparg = 0;
+        if (!is_import) {
+            prev_const = last_const = -1;
+            continue;
+        }
+        if (index >= nnames || prev_const < 0 || prev_const >= nconsts
+            || last_const >= nconsts)
+        {
+            *stop = 1;      /* not what the compiler writes */
+            break;
+        }
+        PyObject *levelobj = PyTuple_GET_ITEM(co->co_consts, prev_const);
+        PyObject *fromlist = PyTuple_GET_ITEM(co->co_consts, last_const);
+        prev_const = last_const = -1;
+        int level = PyLong_Check(levelobj) ? PyLong_AsInt(levelobj) : -1;
+        if (level < 0) {
+            r = PyErr_Occurred() ? -1 : 0;
+            *stop = 1;
+            break;
+        }
+        PyObject *mod = guard_absolute(gs->base,
+                                       PyTuple_GET_ITEM(co->co_names, index),
+                                       level);
+        if (mod == NULL) {
+            r = -1;
+            break;
+        }
+        if (mod == Py_None) {
+            *stop = 1;      /* beyond the top-level package: it raises */
+        }
+        else {
+            /* With how many names the body surely bound before it (none
+               for the code of a class or a function), and whether it
+               surely runs when the body runs. */
+            PyObject *bound = PyLong_FromSsize_t(
+                is_body ? PyDict_GET_SIZE(gs->names) : 0);
+            PyObject *edge = bound == NULL ? NULL
+                             : PyTuple_Pack(4, mod, fromlist, bound,
+                                            (is_body && !gs->maybe[i])
+                                            ? Py_True : Py_False);
+            r = edge == NULL ? -1 : PyList_Append(gs->edges, edge);
+            Py_XDECREF(edge);
+            Py_XDECREF(bound);
+        }
+        Py_DECREF(mod);
+    }
+    if (guarded && raises) {
+        /* A handler of an import's failure may raise it again. */
+        *stop = 1;
+    }
+    Py_DECREF(bytecode);
+    return r;
+}
+
+/* What finding tells of the module 'name', whose spec is 'spec': a new
+   reference to (search locations or None, names, edges), or None when
+   its code cannot tell (see guard_finds()), or NULL with an exception
+   set.  Read once per file (state->guard_scans). */
+static PyObject *
+guard_scan_module(PyThreadState *tstate, PyObject *name, PyObject *spec)
+{
+    struct _lazy_import_state *state = &tstate->interp->imports.lazy;
+    PyObject *importlib = tstate->interp->imports.importlib;
+    PyObject *origin = NULL, *loader = NULL, *sub = NULL, *external = NULL;
+    PyObject *cls = NULL, *code = NULL, *res = NULL;
+    struct guard_scan gs = {NULL, NULL, NULL, NULL, NULL, NULL};
+    if (PyObject_GetOptionalAttrString(spec, "origin", &origin) < 0
+        || PyObject_GetOptionalAttrString(spec, "loader", &loader) < 0
+        || PyObject_GetOptionalAttrString(
+               spec, "submodule_search_locations", &sub) < 0
+        || PyObject_GetOptionalAttrString(importlib, "_bootstrap_external",
+                                          &external) < 0)
+    {
+        goto done;
+    }
+    if (sub == NULL) {
+        sub = Py_NewRef(Py_None);
+    }
+    if (loader == NULL || external == NULL) {
+        res = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (PyObject_GetOptionalAttrString(external, "NamespaceLoader",
+                                       &cls) < 0)
+    {
+        goto done;
+    }
+    if (cls != NULL && (PyObject *)Py_TYPE(loader) == cls) {
+        /* A namespace package: no body, only its submodules. */
+        PyObject *names = PyDict_New();
+        PyObject *edges = PyTuple_New(0);
+        res = (names && edges) ? PyTuple_Pack(3, sub, names, edges) : NULL;
+        Py_XDECREF(names);
+        Py_XDECREF(edges);
+        goto done;
+    }
+    if (origin == NULL || !PyUnicode_Check(origin)) {
+        res = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (state->guard_scans == NULL
+        && (state->guard_scans = PyDict_New()) == NULL)
+    {
+        goto done;
+    }
+    int r = PyDict_GetItemRef(state->guard_scans, origin, &res);
+    if (r != 0) {
+        goto done;
+    }
+    if (read_code(external, loader, name, &code) < 0) {
+        goto done;
+    }
+    if (code == NULL) {
+        res = Py_NewRef(Py_None);
+    }
+    else {
+        gs.body = (PyCodeObject *)code;
+        gs.base = sub != Py_None ? Py_NewRef(name)
+                  : PyUnicode_Substring(name, 0,
+                        Py_MAX(0, PyUnicode_FindChar(
+                            name, '.', 0, PyUnicode_GET_LENGTH(name), -1)));
+        gs.edges = PyList_New(0);
+        gs.names = PyDict_New();
+        gs.deleted = PySet_New(NULL);
+        if (!gs.base || !gs.edges || !gs.names || !gs.deleted) {
+            goto done;
+        }
+        int stop = 0;
+        if (walk_module_code(gs.body, guard_scan_code, &gs, &stop) < 0) {
+            goto done;
+        }
+        if (stop) {
+            res = Py_NewRef(Py_None);
+        }
+        else {
+            /* A name the body deletes may be missing. */
+            Py_ssize_t pos = 0;
+            PyObject *key;
+            int err = 0;
+            while (!err && _PySet_NextEntry(gs.deleted, &pos, &key,
+                                            &(Py_hash_t){0}))
+            {
+                err = PyDict_Pop(gs.names, key, NULL) < 0;
+            }
+            PyObject *edges = err ? NULL : PyList_AsTuple(gs.edges);
+            res = edges ? PyTuple_Pack(3, sub, gs.names, edges) : NULL;
+            Py_XDECREF(edges);
+        }
+    }
+    if (res != NULL && PyDict_SetItem(state->guard_scans, origin, res) < 0) {
+        Py_CLEAR(res);
+    }
+done:
+    PyMem_Free(gs.maybe);
+    Py_XDECREF(gs.base);
+    Py_XDECREF(gs.edges);
+    Py_XDECREF(gs.names);
+    Py_XDECREF(gs.deleted);
+    Py_XDECREF(code);
+    Py_XDECREF(cls);
+    Py_XDECREF(external);
+    Py_XDECREF(sub);
+    Py_XDECREF(loader);
+    Py_XDECREF(origin);
+    return res;
+}
+
+struct guard_walk {
+    PyThreadState *tstate;
+    PyObject *modules;      /* sys.modules */
+    /* The modules visited: name -> (search locations or None, names),
+       the names a dict of those the body surely binds (name -> how many
+       it bound before), None for a module imported already (its
+       namespace tells), False for a module written in C not imported
+       (it cannot tell). */
+    PyObject *found;
+    /* The modules whose imports are being visited, as eagerly their
+       bodies would be running, innermost last, and for each how many
+       names it had bound before the import being visited. */
+    PyObject *stack;
+    PyObject *running;      /* name -> names bound (see stack) */
+    PyObject *cyclic;       /* the modules of an import cycle */
+    int depth;
+    /* Whether the import being visited surely runs when the statement
+       does: every import on the way is in a body, on no path it may
+       skip. */
+    int sure;
+};
+
+/* How far the imports of a statement are followed; past it, the walk
+   cannot tell. */
+#define GUARD_MAX_DEPTH 200
+
+static int guard_edge(struct guard_walk *w, PyObject *name,
+                      PyObject *fromlist);
+
+static int
+guard_add(struct guard_walk *w, PyObject *name, PyObject *locations,
+          PyObject *names)
+{
+    PyObject *info = PyTuple_Pack(2, locations, names);
+    int r = info == NULL ? -1 : PyDict_SetItem(w->found, name, info);
+    Py_XDECREF(info);
+    return r < 0 ? -1 : 1;
+}
+
+/* Visit the module 'name' for guard_finds(), as eager execution would run
+   it: its parent packages first, then its body's imports, depth first.
+   1 when it imports without ImportError as far as finding tells (found,
+   its code read, or imported already, or built in, or an extension of
+   the standard library that loads); 0 when finding cannot tell.  -1 with
+   an exception set. */
+static int
+guard_visit(struct guard_walk *w, PyObject *name)
+{
+    PyThreadState *tstate = w->tstate;
+    struct _lazy_import_state *state = &tstate->interp->imports.lazy;
+    PyObject *info = NULL, *mod = NULL, *path = Py_None, *spec = NULL;
+    int r = PyDict_Contains(w->found, name);
+    if (r != 0) {
+        if (r > 0 && (r = PyDict_Contains(w->running, name)) > 0) {
+            /* An import cycle: those running from there on are in it. */
+            Py_ssize_t n = PyList_GET_SIZE(w->stack), k = n;
+            while (k > 0 && r >= 0) {
+                PyObject *item = PyList_GET_ITEM(w->stack, --k);
+                r = PySet_Add(w->cyclic, item);
+                if (PyUnicode_Compare(item, name) == 0) {
+                    break;
+                }
+            }
+        }
+        return r < 0 ? -1 : 1;
+    }
+    r = PyDict_CheckExact(w->modules)
+        ? PyDict_GetItemRef(w->modules, name, &mod)
+        : PyMapping_GetOptionalItem(w->modules, name, &mod);
+    if (r != 0) {
+        /* Imported already (or running): its names are in its namespace.
+           None blocks the import. */
+        if (r > 0 && mod != Py_None) {
+            PyObject *locations = NULL;
+            if (PyModule_Check(mod)) {
+                r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(mod),
+                                                &_Py_ID(__path__),
+                                                &locations);
+            }
+            if (r >= 0) {
+                r = guard_add(w, name, locations ? locations : Py_None,
+                              Py_None);
+            }
+            Py_XDECREF(locations);
+        }
+        else if (r > 0) {
+            r = 0;
+        }
+        Py_XDECREF(mod);
+        return r;
+    }
+    if (state->guard_found != NULL) {
+        /* Visited by an earlier walk, with every import it makes. */
+        r = PyDict_GetItemRef(state->guard_found, name, &info);
+        if (r != 0) {
+            r = r < 0 ? -1 : PyDict_SetItem(w->found, name, info) == 0;
+            Py_DECREF(info);
+            return r ? r : -1;
+        }
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, len, -1);
+    if (dot == -2) {
+        return -1;
+    }
+    if (dot > 0) {
+        PyObject *parent = PyUnicode_Substring(name, 0, dot), *pinfo;
+        r = parent == NULL ? -1 : guard_visit(w, parent);
+        if (r > 0) {
+            r = PyDict_GetItemRef(w->found, parent, &pinfo);
+            if (r > 0) {
+                path = PyTuple_GET_ITEM(pinfo, 0);
+                r = path != Py_None;    /* not a package: it raises */
+                Py_INCREF(path);
+                Py_DECREF(pinfo);
+            }
+        }
+        Py_XDECREF(parent);
+        if (r <= 0) {
+            if (path != Py_None) {
+                Py_DECREF(path);
+            }
+            return r;
+        }
+        /* The parent's body may have imported it meanwhile. */
+        r = PyDict_Contains(w->found, name);
+        if (r != 0) {
+            Py_DECREF(path);
+            return r;
+        }
+    }
+    else {
+        PyObject *names = PySys_GetObject("builtin_module_names");
+        r = (names != NULL && PyTuple_Check(names))
+            ? PySequence_Contains(names, name) : 0;
+        if (r != 0) {
+            return r < 0 ? -1 : guard_add(w, name, Py_None, Py_False);
+        }
+        Py_INCREF(path);
+    }
+    spec = PyObject_CallMethod(tstate->interp->imports.importlib,
+                               "_find_spec", "OO", name, path);
+    Py_DECREF(path);
+    if (spec == NULL || spec == Py_None) {
+        Py_XDECREF(spec);
+        return spec == NULL ? -1 : 0;   /* ModuleNotFoundError */
+    }
+    PyObject *stdlib = PySys_GetObject("stdlib_module_names");
+    PyObject *top = dot > 0 ? PyUnicode_Substring(name, 0,
+        PyUnicode_FindChar(name, '.', 0, len, 1)) : Py_NewRef(name);
+    r = top == NULL ? -1
+        : (stdlib != NULL && PyAnySet_Check(stdlib))
+          ? PySet_Contains(stdlib, top) : 0;
+    Py_XDECREF(top);
+    if (r > 0) {
+        /* An extension module of the standard library: its names are
+           known once it is loaded. */
+        r = spec_extension_loads(tstate, spec);
+        if (r > 0) {
+            Py_DECREF(spec);
+            return guard_add(w, name, Py_None, Py_False);
+        }
+    }
+    PyObject *scan = r < 0 ? NULL : guard_scan_module(tstate, name, spec);
+    Py_DECREF(spec);
+    if (scan == NULL || scan == Py_None) {
+        Py_XDECREF(scan);
+        return scan == NULL ? -1 : 0;
+    }
+    r = guard_add(w, name, PyTuple_GET_ITEM(scan, 0),
+                  PyTuple_GET_ITEM(scan, 1));
+    if (r > 0 && ++w->depth > GUARD_MAX_DEPTH) {
+        r = 0;
+    }
+    r = r <= 0 ? r : PyList_Append(w->stack, name) == 0 ? 1 : -1;
+    PyObject *edges = PyTuple_GET_ITEM(scan, 2);
+    for (Py_ssize_t i = 0; r > 0 && i < PyTuple_GET_SIZE(edges); i++) {
+        PyObject *edge = PyTuple_GET_ITEM(edges, i);
+        r = PyDict_SetItem(w->running, name, PyTuple_GET_ITEM(edge, 2));
+        if (r == 0) {
+            int sure = w->sure;
+            w->sure = sure && PyTuple_GET_ITEM(edge, 3) == Py_True;
+            r = guard_edge(w, PyTuple_GET_ITEM(edge, 0),
+                           PyTuple_GET_ITEM(edge, 1));
+            w->sure = sure;
+        }
+    }
+    if (r > 0) {
+        r = PyDict_Pop(w->running, name, NULL) < 0
+            || PyList_SetSlice(w->stack, PyList_GET_SIZE(w->stack) - 1,
+                               PyList_GET_SIZE(w->stack), NULL) < 0
+            ? -1 : 1;
+        w->depth--;
+    }
+    Py_DECREF(scan);
+    return r;
+}
+
+/* Does the module 'name', visited by guard_visit(), hold 'item' for
+   "from name import item" made now: its namespace does (not lazily), or
+   its body surely binds it (before the import being visited, when its
+   body is running), or it is a package with a submodule 'item' that
+   imports without error?  Returns 1, 0, or -1 with an exception set. */
+static int
+guard_holds(struct guard_walk *w, PyObject *name, PyObject *item)
+{
+    PyObject *info, *mod = NULL, *value, *pos, *bound;
+    int r = PyDict_GetItemRef(w->found, name, &info);
+    if (r <= 0) {
+        return r;
+    }
+    PyObject *names = PyTuple_GET_ITEM(info, 1);
+    if (names == Py_False && w->sure) {
+        /* A module of the standard library written in C that eager
+           execution imports here: import it to read its names, which
+           runs no Python code. */
+        mod = PyImport_Import(name);
+        if (mod == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+                Py_DECREF(info);
+                return -1;
+            }
+            PyErr_Clear();  /* the statement will raise it */
+            r = -2;
+        }
+        Py_CLEAR(mod);
+        names = Py_None;
+    }
+    if (r == -2 || names == Py_False) {
+        r = -2;
+    }
+    else if (names != Py_None) {
+        r = PyDict_GetItemRef(names, item, &pos);
+        if (r > 0) {
+            r = PyDict_GetItemRef(w->running, name, &bound);
+            if (r > 0) {
+                /* Its body is running: bound before the import? */
+                r = PyObject_RichCompareBool(pos, bound, Py_LT);
+                Py_DECREF(bound);
+            }
+            else if (r == 0) {
+                r = 1;
+            }
+            Py_DECREF(pos);
+        }
+    }
+    else {
+        r = PyDict_CheckExact(w->modules)
+            ? PyDict_GetItemRef(w->modules, name, &mod)
+            : PyMapping_GetOptionalItem(w->modules, name, &mod);
+        if (r > 0 && PyModule_Check(mod)) {
+            r = _PyDict_GetItemRefNoResolve(PyModule_GetDict(mod), item,
+                                            &value);
+            if (r > 0) {
+                /* A lazy value's import may fail: it cannot tell. */
+                r = PyLazyImport_CheckExact(value) ? -2 : 1;
+                Py_DECREF(value);
+            }
+        }
+        else if (r > 0) {
+            r = -2;
+        }
+        Py_XDECREF(mod);
+    }
+    if (r == 0 && PyTuple_GET_ITEM(info, 0) != Py_None) {
+        /* "from package import sub" imports the submodule. */
+        PyObject *sub = dotted(name, item);
+        r = sub == NULL ? -1 : guard_visit(w, sub);
+        Py_XDECREF(sub);
+    }
+    Py_DECREF(info);
+    return r == -2 ? 0 : r;
+}
+
+/* The import of 'name' with 'fromlist', as a body makes it: the module,
+   then the names.  Returns 1, 0, or -1 with an exception set. */
+static int
+guard_edge(struct guard_walk *w, PyObject *name, PyObject *fromlist)
+{
+    int r = guard_visit(w, name);
+    for (Py_ssize_t k = 0; r > 0 && PyTuple_Check(fromlist)
+                           && k < PyTuple_GET_SIZE(fromlist); k++)
+    {
+        PyObject *item = PyTuple_GET_ITEM(fromlist, k);
+        if (!PyUnicode_Check(item)) {
+            r = 0;
+        }
+        else if (!_PyUnicode_EqualToASCIIString(item, "*")) {
+            r = guard_holds(w, name, item);
+        }
+    }
+    return r;
+}
+
+/* Rule 54 at the price of finding: would the statement importing
+   'fullname' (with 'fromlist'), made by a module that an import under
+   the guard runs, raise no ImportError when run later?  It would not
+   when every module that it and the modules they import at module level
+   run (read as rule 55 says, exception handlers included, the imports a
+   try of their own guards left out) is imported already, built in, an
+   extension module of the standard library that loads, or Python source
+   that importlib's SourceFileLoader loads and whose code raises no
+   ImportError by itself (see guard_scan_code()); and every name a
+   "from" import of them takes is bound by its module's body whatever
+   path it takes (before the import that leads back to it, in an import
+   cycle), or is a submodule that imports without error.  Then the
+   statement stays deferred; when finding cannot tell, it runs now, as
+   eagerly.  The modules a walk visited with all their imports, outside
+   import cycles, are kept for the next (state->guard_found).  Returns 1,
+   0, or -1 with an exception set. */
+static int
+guard_finds(PyThreadState *tstate, PyObject *fullname, PyObject *fromlist)
+{
+    struct _lazy_import_state *state = &tstate->interp->imports.lazy;
+    if (tstate->interp->imports.importlib == NULL) {
+        return 0;
+    }
+    struct guard_walk w = {tstate, PyImport_GetModuleDict(), PyDict_New(),
+                           PyList_New(0), PyDict_New(), PySet_New(NULL), 0,
+                           1};
+    int r = (w.found && w.stack && w.running && w.cyclic)
+            ? guard_edge(&w, fullname, fromlist) : -1;
+    if (r > 0) {
+        /* Keep what was found of the modules not imported yet. */
+        if (state->guard_found == NULL
+            && (state->guard_found = PyDict_New()) == NULL)
+        {
+            r = -1;
+        }
+        Py_ssize_t pos = 0;
+        PyObject *name, *info;
+        while (r > 0 && PyDict_Next(w.found, &pos, &name, &info)) {
+            int cyclic = PySet_Contains(w.cyclic, name);
+            if (cyclic < 0
+                || (cyclic == 0 && PyDict_Check(PyTuple_GET_ITEM(info, 1))
+                    && PyDict_SetItem(state->guard_found, name, info) < 0))
+            {
+                r = -1;
+            }
+        }
+    }
+    Py_XDECREF(w.found);
+    Py_XDECREF(w.stack);
+    Py_XDECREF(w.running);
+    Py_XDECREF(w.cyclic);
+    return r;
 }
 
 /* Read the imports of the module 'name' (see add_imports_of_module())
@@ -6259,6 +7063,8 @@ _PyLazyImport_Fini(PyInterpreterState *interp)
     Py_CLEAR(state->fromlist_code);
     Py_CLEAR(state->read_names_code);
     Py_CLEAR(state->read_names);
+    Py_CLEAR(state->guard_scans);
+    Py_CLEAR(state->guard_found);
 }
 
 void

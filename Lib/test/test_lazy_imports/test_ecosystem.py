@@ -1413,6 +1413,76 @@ class TryImportErrorTests(LazyImportsTestCase):
         self.assert_printed(results[LAZY], [
             "True", "['_bisect', 'pkg', 'pkg._extra']"])
 
+    def test_found_imports_stay_deferred(self):
+        # Contract rule 54: an import that the module imported under the
+        # guard makes stays deferred when finding tells that it raises no
+        # ImportError: its module and the modules they import at module
+        # level are found (an import under a try of their own left out),
+        # and the names taken are bound by their bodies.  An import on a
+        # path the body may take (under an if) of a module that is not
+        # found cannot be told: that statement runs now.
+        files = {"pkg/__init__.py":
+                     self.OPTIONAL.format(handler="ImportError"),
+                 "pkg/_extra.py": "from helper import value\n"
+                                  "import other\n"
+                                  "from cond import flag\n"
+                                  "def uses(): return value, other, flag\n",
+                 "helper.py": "import deep\nfrom deep import CONST\n"
+                              "value = CONST\n",
+                 "deep.py": "try:\n    import missing_dependency\n"
+                            "except ImportError:\n    pass\n"
+                            "CONST = 1\n",
+                 "other.py": "",
+                 "cond.py": "import sys\n"
+                            "if sys.platform == 'none':\n"
+                            "    import missing_dependency\n"
+                            "flag = 1\n"}
+        roots = ("pkg", "helper", "deep", "other", "cond")
+        results = self.run_both(files, script(
+            "import pkg\nprint(pkg.HAS_EXTRA)\n", *roots))
+        self.assert_printed(results[EAGER], [
+            "True",
+            "['cond', 'deep', 'helper', 'other', 'pkg', 'pkg._extra']"])
+        self.assert_printed(results[LAZY], [
+            "True", "['cond', 'pkg', 'pkg._extra']"])
+
+    def test_what_finding_cannot_tell_runs_now(self):
+        # Contract rule 54: the ImportError of a module two imports down
+        # reaches the try as eagerly, however it is raised.
+        bodies = {
+            "a name missing": "from deep import missing_name\n",
+            "a name bound on a path not taken":
+                "import sys\nif sys.platform == 'none':\n"
+                "    missing_name = 1\nfrom helper import missing_name\n",
+            "a name deleted": "x = 1\ndel x\nfrom helper import x\n",
+            "a raise": "raise ImportError('needs something newer')\n",
+            "a handler raising again":
+                "try:\n    import missing_dependency\n"
+                "except ImportError:\n    raise\n",
+            "a handler raising what it caught":
+                "try:\n    import missing_dependency\n"
+                "except ImportError as exc:\n    error = exc\n"
+                "    raise error\n",
+            "import_module()":
+                "import importlib\n"
+                "importlib.import_module('missing_dependency')\n",
+            "a function the body calls":
+                "def load():\n    import missing_dependency\nload()\n",
+            "a relative import past the top": "from .. import x\n",
+            "an import cycle":
+                "from deep import needs_helper\nvalue = 1\n",
+        }
+        for name, body in bodies.items():
+            with self.subTest(name):
+                files = {"pkg/_extra.py": "from helper import value\n"
+                                          "def uses(): return value\n",
+                         "helper.py": body + "value = 1\n",
+                         "deep.py": "from helper import value\n"
+                                    "needs_helper = value\n"
+                         if name == "an import cycle" else "present = 1\n"}
+                self.assert_flag("ImportError", files,
+                                 ["False", "['pkg']"], roots=("pkg",))
+
     def test_extension_module_found_but_failing_to_load(self):
         # Contract rule 54: an extension module whose file is found may
         # fail to load (a shared library it needs is missing), raising
