@@ -1481,6 +1481,47 @@ is_protoc_module(PyObject *code)
 static int guard_finds(PyThreadState *tstate, PyObject *fullname,
                        PyObject *fromlist);
 
+/* Is the body of a module that implements an import hook running in this
+   thread (whose code reads a loader or finder class of importlib, or
+   sys.meta_path or sys.path_hooks): is this import made by it, or by a
+   module it imports?  Under the guard those imports run at once, as
+   before finding: deferred, the first use of one may be in the hook,
+   serving an import that needs that very name (beartype.claw's loader
+   calls a function of a module that its own loader then loads). */
+static int
+serves_imports(PyThreadState *tstate)
+{
+    static const char *const names[] = {
+        "SourceFileLoader", "SourcelessFileLoader", "FileLoader",
+        "SourceLoader", "Loader", "InspectLoader", "ExecutionLoader",
+        "FileFinder", "PathFinder", "MetaPathFinder", "PathEntryFinder",
+        "meta_path", "path_hooks", NULL};
+    for (_PyInterpreterFrame *f = tstate->current_frame; f != NULL;
+         f = f->previous)
+    {
+        if (f->owner == FRAME_OWNED_BY_CSTACK
+            || !PyCode_Check(f->f_executable))
+        {
+            continue;
+        }
+        PyCodeObject *co = (PyCodeObject *)f->f_executable;
+        if ((co->co_flags & CO_OPTIMIZED)
+            || !_PyUnicode_EqualToASCIIString(co->co_name, "<module>"))
+        {
+            continue;   /* not a module's body */
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(co->co_names); i++) {
+            PyObject *name = PyTuple_GET_ITEM(co->co_names, i);
+            for (int k = 0; names[k] != NULL; k++) {
+                if (_PyUnicode_EqualToASCIIString(name, names[k])) {
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 /* Called by IMPORT_NAME for an import statement that may be lazy, while
    lazy imports are enabled.  Returns a new lazy import object, None when
    the import must run now, or NULL with an exception set. */
@@ -1522,7 +1563,7 @@ _PyLazyImport_ImportName(PyThreadState *tstate, PyObject *ns,
            ImportError that this import raises eagerly (see
            imports_without_error()). */
         r = imports_without_error(tstate, fullname, fromlist);
-        if (r == 0) {
+        if (r == 0 && !serves_imports(tstate)) {
             r = guard_finds(tstate, fullname, fromlist);
         }
         if (r < 0 && _PyErr_ExceptionMatches(tstate, PyExc_Exception)) {
@@ -5848,10 +5889,12 @@ guard_visit(struct guard_walk *w, PyObject *name)
     if (state->guard_found != NULL) {
         /* Visited by an earlier walk, with every import it makes. */
         r = PyDict_GetItemRef(state->guard_found, name, &info);
-        if (r != 0) {
-            r = r < 0 ? -1 : PyDict_SetItem(w->found, name, info) == 0;
+        if (r > 0) {
+            r = PyDict_SetItem(w->found, name, info) < 0 ? -1 : 1;
             Py_DECREF(info);
-            return r ? r : -1;
+        }
+        if (r != 0) {
+            return r;
         }
     }
     Py_ssize_t len = PyUnicode_GET_LENGTH(name);

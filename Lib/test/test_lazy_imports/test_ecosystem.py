@@ -1483,6 +1483,52 @@ class TryImportErrorTests(LazyImportsTestCase):
                 self.assert_flag("ImportError", files,
                                  ["False", "['pkg']"], roots=("pkg",))
 
+    def test_import_hook_imported_under_the_guard(self):
+        # Contract rule 54: the imports made while the body of a module
+        # that implements an import hook runs (it reads a loader class of
+        # importlib) run at once under the guard, as before finding: its
+        # loader calls code whose deferred import would be resolved while
+        # the loader loads that very module (beartype.claw, imported by a
+        # package that fastmcp imports in a try).
+        files = {
+            "hook/__init__.py": "from hook.loader import install\n",
+            "hook/loader.py": """\
+                import sys
+                from importlib.machinery import (
+                    SourceFileLoader, FileFinder, SOURCE_SUFFIXES)
+                from hook.state import ready
+
+                class Loader(SourceFileLoader):
+                    def get_code(self, fullname):
+                        ready()
+                        return super().get_code(fullname)
+
+                def install():
+                    sys.path_hooks.insert(
+                        0, FileFinder.path_hook((Loader, SOURCE_SUFFIXES)))
+                    sys.path_importer_cache.clear()
+                """,
+            "hook/state.py": "from hook.util import helper\n"
+                             "def ready(): return helper()\n",
+            "hook/util.py": "def helper(): return True\n",
+            "app/__init__.py": """\
+                try:
+                    import app.core
+                    HAS_CORE = True
+                except ImportError as exc:
+                    HAS_CORE = exc
+                """,
+            "app/core.py": "import hook\nhook.install()\nimport plugin\n"
+                           "VALUE = plugin.VALUE\n",
+            "plugin.py": "VALUE = 1\n",
+        }
+        files = {name: textwrap.dedent(body) for name, body in files.items()}
+        results = self.run_both(files, script(
+            "import app\nprint(app.HAS_CORE)\n", "plugin"))
+        for lazy in MODES:
+            with self.subTest(lazy=lazy):
+                self.assert_printed(results[lazy], ["True", "['plugin']"])
+
     def test_extension_module_found_but_failing_to_load(self):
         # Contract rule 54: an extension module whose file is found may
         # fail to load (a shared library it needs is missing), raising
