@@ -1481,21 +1481,22 @@ is_protoc_module(PyObject *code)
 static int guard_finds(PyThreadState *tstate, PyObject *fullname,
                        PyObject *fromlist);
 
-/* Is the body of a module that implements an import hook running in this
-   thread (whose code reads a loader or finder class of importlib, or
-   sys.meta_path or sys.path_hooks): is this import made by it, or by a
-   module it imports?  Under the guard those imports run at once, as
-   before finding: deferred, the first use of one may be in the hook,
-   serving an import that needs that very name (beartype.claw's loader
-   calls a function of a module that its own loader then loads). */
+/* Is the body of a module that implements a loader running in this
+   thread (its code names a loader class of importlib): is this import
+   made by it, or by a module it imports?  Under the guard those imports
+   run at once, as before finding: deferred, the first use of one may be
+   in the loader, loading a module that needs that very name
+   (beartype.claw's loader calls a function of a module that its own
+   loader then loads).  A finder needs nothing of the kind: an import
+   made to resolve a lazy import does not ask the finders running in the
+   thread (see _PyLazyImport_RunImportHook()). */
 static int
 serves_imports(PyThreadState *tstate)
 {
     static const char *const names[] = {
         "SourceFileLoader", "SourcelessFileLoader", "FileLoader",
         "SourceLoader", "Loader", "InspectLoader", "ExecutionLoader",
-        "FileFinder", "PathFinder", "MetaPathFinder", "PathEntryFinder",
-        "meta_path", "path_hooks", NULL};
+        NULL};
     for (_PyInterpreterFrame *f = tstate->current_frame; f != NULL;
          f = f->previous)
     {
@@ -5396,6 +5397,7 @@ add_imports_of_code(PyThreadState *tstate, PyObject *name, PyObject *path,
    it: the imports it makes and the names its body binds whatever path it
    takes. */
 struct guard_scan {
+    PyObject *name;         /* the module's __name__ */
     PyCodeObject *body;     /* the module's code */
     PyObject *base;         /* what its relative imports are relative to */
     /* The imports: a list of (absolute name, fromlist, how many names
@@ -5453,6 +5455,171 @@ is_reraise(const _Py_CODEUNIT *instr, Py_ssize_t i)
     return 0;
 }
 
+/* The code unit of the instruction before the one at 'i' (caches and
+   EXTENDED_ARG prefixes left out), or -1. */
+static Py_ssize_t
+previous_instruction(const _Py_CODEUNIT *instr, Py_ssize_t i)
+{
+    Py_ssize_t k = i - 1;
+    while (k >= 0 && instr[k].op.code == CACHE) {
+        k--;
+    }
+    return k;
+}
+
+/* The full argument of the instruction at 'i', with its EXTENDED_ARG
+   prefixes. */
+static int
+full_oparg(const _Py_CODEUNIT *instr, Py_ssize_t i)
+{
+    int oparg = instr[i].op.arg, shift = 8;
+    for (Py_ssize_t k = i - 1; k >= 0 && instr[k].op.code == EXTENDED_ARG;
+         k--, shift += 8)
+    {
+        oparg |= instr[k].op.arg << shift;
+    }
+    return oparg;
+}
+
+/* The name that the load at 'i' reads (LOAD_NAME, LOAD_GLOBAL, or with
+   'attr' LOAD_ATTR of a value, not a method), borrowed, or NULL. */
+static PyObject *
+loaded_name(PyCodeObject *co, const _Py_CODEUNIT *instr, Py_ssize_t i,
+            int attr)
+{
+    if (i < 0) {
+        return NULL;
+    }
+    int op = instr[i].op.code, oparg = full_oparg(instr, i), index;
+    if (attr) {
+        if (op != LOAD_ATTR) {
+            return NULL;
+        }
+        index = oparg >> 1;     /* a method load sets the low bit */
+        if ((oparg & 1) != (attr == 2)) {
+            return NULL;
+        }
+    }
+    else if (op == LOAD_NAME) {
+        index = oparg;
+    }
+    else if (op == LOAD_GLOBAL) {
+        index = oparg >> 1;
+    }
+    else {
+        return NULL;
+    }
+    return index < PyTuple_GET_SIZE(co->co_names)
+           ? PyTuple_GET_ITEM(co->co_names, index) : NULL;
+}
+
+/* What a module's code tests that is a fact of the running interpreter:
+   the value of __name__ (the module's own name, 'modname'), of
+   sys.platform, sys.version_info or os.name at the load at 'i', as a new
+   reference, or NULL (no exception set) when it is none of those. */
+static PyObject *
+interpreter_fact(PyCodeObject *co, const _Py_CODEUNIT *instr, Py_ssize_t i,
+                 PyObject *modname)
+{
+    PyObject *name = loaded_name(co, instr, i, 0);
+    if (name != NULL) {
+        return _PyUnicode_EqualToASCIIString(name, "__name__")
+               ? Py_NewRef(modname) : NULL;
+    }
+    PyObject *attr = loaded_name(co, instr, i, 1);
+    PyObject *owner = attr == NULL ? NULL
+        : loaded_name(co, instr, previous_instruction(instr, i), 0);
+    if (owner == NULL) {
+        return NULL;
+    }
+    if (_PyUnicode_EqualToASCIIString(owner, "sys")
+        && (_PyUnicode_EqualToASCIIString(attr, "platform")
+            || _PyUnicode_EqualToASCIIString(attr, "version_info")))
+    {
+        PyObject *value = PySys_GetObject(PyUnicode_AsUTF8(attr));
+        return Py_XNewRef(value);
+    }
+    if (_PyUnicode_EqualToASCIIString(owner, "os")
+        && _PyUnicode_EqualToASCIIString(attr, "name"))
+    {
+        PyObject *os = NULL, *value = NULL;
+        if (PyMapping_GetOptionalItemString(PyImport_GetModuleDict(), "os",
+                                            &os) < 0
+            || (os != NULL && PyObject_GetOptionalAttr(os, attr, &value) < 0))
+        {
+            PyErr_Clear();
+        }
+        Py_XDECREF(os);
+        return value;
+    }
+    return NULL;
+}
+
+/* Whether the conditional jump at code unit 'i' of 'co' (the code of the
+   module 'modname') jumps, when its condition is a fact of the running
+   interpreter compared with a constant: "if __name__ == '__main__':"
+   (never true for a module imported), "if sys.platform == 'win32':",
+   "if sys.platform.startswith('linux'):", "if sys.version_info >= (3,
+   11):", "if os.name == 'nt':".  1 or 0, -1 when it cannot tell (no
+   exception set). */
+static int
+known_jump(PyCodeObject *co, const _Py_CODEUNIT *instr, Py_ssize_t i,
+           PyObject *modname)
+{
+    int op = instr[i].op.code;
+    if (op != POP_JUMP_IF_FALSE && op != POP_JUMP_IF_TRUE) {
+        return -1;
+    }
+    Py_ssize_t j = previous_instruction(instr, i);
+    if (j >= 0 && instr[j].op.code == TO_BOOL) {
+        j = previous_instruction(instr, j);
+    }
+    if (j < 0) {
+        return -1;
+    }
+    int test = -1;
+    PyObject *value = NULL;
+    Py_ssize_t c = previous_instruction(instr, j);
+    if (c < 0 || instr[c].op.code != LOAD_CONST) {
+        return -1;
+    }
+    int ci = full_oparg(instr, c);
+    if (ci >= PyTuple_GET_SIZE(co->co_consts)) {
+        return -1;
+    }
+    PyObject *constant = PyTuple_GET_ITEM(co->co_consts, ci);
+    Py_ssize_t v = previous_instruction(instr, c);
+    if (instr[j].op.code == COMPARE_OP) {
+        int cmp = full_oparg(instr, j) >> 5;
+        value = v < 0 ? NULL : interpreter_fact(co, instr, v, modname);
+        if (value != NULL && cmp <= Py_GE) {
+            test = PyObject_RichCompareBool(value, constant, cmp);
+        }
+    }
+    else if (instr[j].op.code == CALL && full_oparg(instr, j) == 1
+             && PyUnicode_Check(constant))
+    {
+        /* sys.platform.startswith("...") */
+        PyObject *method = loaded_name(co, instr, v, 2);
+        if (method != NULL
+            && _PyUnicode_EqualToASCIIString(method, "startswith"))
+        {
+            value = interpreter_fact(co, instr, previous_instruction(instr, v),
+                                     modname);
+            if (value != NULL && PyUnicode_Check(value)) {
+                test = (int)PyUnicode_Tailmatch(
+                    value, constant, 0, PY_SSIZE_T_MAX, -1);
+            }
+        }
+    }
+    Py_XDECREF(value);
+    if (test < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (op == POP_JUMP_IF_TRUE) == (test != 0);
+}
+
 /* Mark in gs->maybe the code units of the body that a forward jump may
    skip, that an exception may cut short (the protected ranges of its
    exception table), and the handlers (from the first target on). */
@@ -5474,7 +5641,8 @@ mark_maybe_skipped(struct guard_scan *gs, const _Py_CODEUNIT *instr,
         }
         Py_ssize_t next = i + 1 + _PyOpcode_Caches[op];
         if (OPCODE_HAS_JUMP(op) && op != JUMP_BACKWARD
-            && op != JUMP_BACKWARD_NO_INTERRUPT)
+            && op != JUMP_BACKWARD_NO_INTERRUPT
+            && known_jump(gs->body, instr, i, gs->name) != 0)
         {
             for (Py_ssize_t k = next; k < n && k < next + oparg; k++) {
                 gs->maybe[k] = 1;
@@ -5558,7 +5726,14 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
     int r = (is_body && mark_maybe_skipped(gs, instr, n) < 0) ? -1 : 0;
     int oparg = 0, prev_const = -1, last_const = -1, type_checking = 0;
     int guarded = 0, raises = 0;
+    Py_ssize_t skip_from = -1, skip_to = -1;
     for (Py_ssize_t i = 0; i < n && !*stop && r == 0; i++) {
+        if (i == skip_from) {
+            i = skip_to - 1;    /* an else that runs never */
+            skip_from = -1;
+            oparg = 0;
+            continue;
+        }
         int op = instr[i].op.code;
         oparg = (oparg << 8) | instr[i].op.arg;
         if (op == EXTENDED_ARG || op == CACHE) {
@@ -5593,6 +5768,23 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
             type_checking = 0;
             oparg = 0;
             continue;
+        }
+        else if (op == POP_JUMP_IF_FALSE || op == POP_JUMP_IF_TRUE) {
+            /* A test of a fact of the interpreter: the branch not taken
+               runs never. */
+            int jumps = known_jump(co, instr, i, gs->name);
+            Py_ssize_t target = i + 1 + _PyOpcode_Caches[op] + oparg;
+            if (jumps == 1) {
+                i = target - 1;
+                oparg = 0;
+                continue;
+            }
+            Py_ssize_t last = previous_instruction(instr, target);
+            if (jumps == 0 && last > i && instr[last].op.code == JUMP_FORWARD) {
+                /* The else: from the target to where the body jumps. */
+                skip_from = target;
+                skip_to = last + 1 + full_oparg(instr, last);
+            }
         }
         else if (op != TO_BOOL) {
             type_checking = 0;
@@ -5693,7 +5885,7 @@ guard_scan_module(PyThreadState *tstate, PyObject *name, PyObject *spec)
     PyObject *importlib = tstate->interp->imports.importlib;
     PyObject *origin = NULL, *loader = NULL, *sub = NULL, *external = NULL;
     PyObject *cls = NULL, *code = NULL, *res = NULL;
-    struct guard_scan gs = {NULL, NULL, NULL, NULL, NULL, NULL};
+    struct guard_scan gs = {name, NULL, NULL, NULL, NULL, NULL, NULL};
     if (PyObject_GetOptionalAttrString(spec, "origin", &origin) < 0
         || PyObject_GetOptionalAttrString(spec, "loader", &loader) < 0
         || PyObject_GetOptionalAttrString(

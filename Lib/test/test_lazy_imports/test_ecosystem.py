@@ -1419,8 +1419,9 @@ class TryImportErrorTests(LazyImportsTestCase):
         # ImportError: its module and the modules they import at module
         # level are found (an import under a try of their own left out),
         # and the names taken are bound by their bodies.  An import on a
-        # path the body may take (under an if) of a module that is not
-        # found cannot be told: that statement runs now.
+        # path the body may take (under an if whose test is no fact of the
+        # interpreter) of a module that is not found cannot be told: that
+        # statement runs now.
         files = {"pkg/__init__.py":
                      self.OPTIONAL.format(handler="ImportError"),
                  "pkg/_extra.py": "from helper import value\n"
@@ -1433,8 +1434,8 @@ class TryImportErrorTests(LazyImportsTestCase):
                             "except ImportError:\n    pass\n"
                             "CONST = 1\n",
                  "other.py": "",
-                 "cond.py": "import sys\n"
-                            "if sys.platform == 'none':\n"
+                 "cond.py": "import os\n"
+                            "if os.environ.get('LAZY_TEST_UNSET'):\n"
                             "    import missing_dependency\n"
                             "flag = 1\n"}
         roots = ("pkg", "helper", "deep", "other", "cond")
@@ -1445,6 +1446,50 @@ class TryImportErrorTests(LazyImportsTestCase):
             "['cond', 'deep', 'helper', 'other', 'pkg', 'pkg._extra']"])
         self.assert_printed(results[LAZY], [
             "True", "['cond', 'pkg', 'pkg._extra']"])
+
+    def test_facts_of_the_interpreter_decide_branches(self):
+        # Contract rule 54: a branch whose test is a fact of the running
+        # interpreter compared with a constant (__name__, sys.platform,
+        # sys.version_info, os.name) is read as it will run: the imports
+        # of a branch never taken are not needed, those of the branch
+        # taken are.
+        never = """\
+            import os, sys
+            if __name__ == "__main__":
+                from missing_dependency import x
+            if sys.platform == "none" or os.name == "none":
+                import missing_dependency
+            elif sys.platform.startswith("none"):
+                import missing_dependency
+            else:
+                import other
+            if sys.version_info < (3,):
+                import missing_dependency
+            value = 1
+            """
+        taken = """\
+            import sys
+            if sys.version_info >= (3,):
+                import missing_dependency
+            value = 1
+            """
+        for name, body, expected in (
+                ("never taken", never, [
+                    "True", "['pkg', 'pkg._extra']",
+                    "True", "['helper', 'other', 'pkg', 'pkg._extra']"]),
+                ("taken", taken, ["False", "['pkg']", "False", "['pkg']"])):
+            with self.subTest(name):
+                files = {"pkg/__init__.py":
+                             self.OPTIONAL.format(handler="ImportError"),
+                         "pkg/_extra.py": "from helper import value\n"
+                                          "def uses(): return value\n",
+                         "helper.py": textwrap.dedent(body),
+                         "other.py": ""}
+                results = self.run_both(files, script(
+                    "import pkg\nprint(pkg.HAS_EXTRA)\n",
+                    "pkg", "helper", "other"))
+                self.assert_printed(results[LAZY], expected[:2])
+                self.assert_printed(results[EAGER], expected[2:])
 
     def test_what_finding_cannot_tell_runs_now(self):
         # Contract rule 54: the ImportError of a module two imports down
