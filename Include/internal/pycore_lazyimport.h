@@ -67,7 +67,8 @@ typedef struct {
                                    (addresses are reused) */
     PyObject *lz_origin;        /* where eager execution would have run the
                                    statement (a tuple of serials, see
-                                   eager_key() in Python/lazyimport.c), or
+                                   _PyLazyImport_EagerKey() in
+                                   Python/lazyimport.c), or
                                    NULL: a statement run by no resolution */
 } PyLazyImportObject;
 

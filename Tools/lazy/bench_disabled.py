@@ -21,7 +21,8 @@ Then where the fork's extra instructions are, on the profiles of the first round
 * the self cost per function, fork - vanilla, of the import-heavy script (the largest
   differences; a function of the evaluation loop that moves in both directions is the compiler
   laying the loop out differently, see bench/README.rst);
-* the fork's own C functions (in Python/lazyimport.c or Objects/lazyimportobject.c, or named
+* the fork's own C functions (in Python/lazyimport.c, Python/lazyimport_heal.c or
+  Objects/lazyimportobject.c, or named
   *LazyImport*, lazy_*, _imp__lazy*, and the _imp hooks the import system calls) with their
   calls and inclusive instructions without -L, as a share of vanilla's whole process;
 * the hooks that importlib._bootstrap and _bootstrap_external call from Python code on every
@@ -58,7 +59,8 @@ TARGET = 0.3    # percent, per hook and for the whole process
 CWD = [None]    # where the commands run: OUT/disabled/scripts, set by main()
 
 # The functions of the fork's own: where they are defined, or how they are named.
-FORK_FILES = ("Python/lazyimport.c", "Objects/lazyimportobject.c")
+FORK_FILES = ("Python/lazyimport.c", "Python/lazyimport_heal.c",
+              "Objects/lazyimportobject.c")
 FORK_NAMES = re.compile(r"LazyImport|^lazy_|^_imp__lazy|^_imp__keeps_attribute$"
                         r"|^_imp__skipped_import_hooks$|^_imp__run_import_hook$|LazyItem"
                         r"|MayHoldLazy|^_PyDict_.*NoResolve")
