@@ -3893,6 +3893,7 @@ _PyLazyImport_Fini(PyInterpreterState *interp)
     Py_CLEAR(state->read_names);
     Py_CLEAR(state->guard_scans);
     Py_CLEAR(state->guard_found);
+    Py_CLEAR(state->guard_info);
 }
 
 void

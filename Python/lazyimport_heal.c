@@ -1381,6 +1381,31 @@ code_from_cache(PyObject *external, PyObject *loader, PyObject *name,
     return code;
 }
 
+/* How many code objects read for the import to take
+   (_bootstrap_external._lazy_compiled) are kept: those of modules read
+   but never imported are dropped, oldest first, past it. */
+#define STASH_SIZE 256
+
+/* Add 'code' to 'stash' under 'key'.  Returns 0, or -1 with an exception
+   set. */
+static int
+stash_code(PyObject *stash, PyObject *key, PyObject *code)
+{
+    Py_ssize_t pos = 0;
+    PyObject *oldest, *value;
+    if (PyDict_GET_SIZE(stash) >= STASH_SIZE
+        && PyDict_Next(stash, &pos, &oldest, &value))
+    {
+        Py_INCREF(oldest);
+        int r = PyDict_DelItem(stash, oldest);
+        Py_DECREF(oldest);
+        if (r < 0) {
+            return -1;
+        }
+    }
+    return PyDict_SetItem(stash, key, code);
+}
+
 /* Set *code to a new reference to the code that importing the module
    'name' will run, read without running the loader twice: 'loader' must
    be exactly importlib's SourceFileLoader (a subclass may transform the
@@ -1388,8 +1413,9 @@ code_from_cache(PyObject *external, PyObject *loader, PyObject *name,
    get_code() may do anything).  The code comes from the bytecode cache
    that the loader would use, or else is compiled from the source here,
    once: the import takes it from _bootstrap_external._lazy_compiled
-   (keyed by the path and the source bytes), so that warnings are printed
-   and the compile paid once.  Else *code is NULL: the code cannot tell.
+   (keyed by the cache's path and the source's stats, or by the source's
+   path and bytes), so that warnings are printed and the read or the
+   compile paid once.  Else *code is NULL: the code cannot tell.
    Returns 0, or -1 with an exception set (one not derived from
    Exception: the others leave *code NULL). */
 static int
@@ -1414,8 +1440,27 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
         if (pyc != NULL) {
             *code = code_from_cache(external, loader, name, path, pyc, st);
         }
+        if (PyObject_GetOptionalAttrString(external, "_lazy_compiled",
+                                           &stash) <= 0
+            || !PyDict_CheckExact(stash))
+        {
+            Py_CLEAR(stash);
+        }
     }
-    if (*code == NULL && st != NULL) {
+    if (*code != NULL && stash != NULL) {
+        /* Leave the code read from the cache to the import, which looks
+           for it with the source's stats it validated. */
+        PyObject *m = PyDict_GetItemString(st, "mtime");    /* borrowed */
+        PyObject *size = PyDict_GetItemString(st, "size");
+        PyObject *mtime = (m && size) ? PyNumber_Long(m) : NULL;
+        PyObject *key = mtime ? PyTuple_Pack(3, pyc, mtime, size) : NULL;
+        if (key == NULL || stash_code(stash, key, *code) < 0) {
+            Py_CLEAR(*code);
+        }
+        Py_XDECREF(key);
+        Py_XDECREF(mtime);
+    }
+    else if (*code == NULL && st != NULL) {
         if (PyErr_Occurred()) {
             if (!PyErr_ExceptionMatches(PyExc_Exception)) {
                 goto cleanup;
@@ -1423,10 +1468,7 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
             PyErr_Clear();
         }
         /* No cache to use: compile, and leave the code to the import. */
-        if (PyObject_GetOptionalAttrString(external, "_lazy_compiled",
-                                           &stash) > 0
-            && PyDict_CheckExact(stash))
-        {
+        if (stash != NULL) {
             source = PyObject_CallMethod(loader, "get_data", "O", path);
         }
         if (source != NULL) {
@@ -1435,12 +1477,7 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
         }
         if (*code != NULL) {
             PyObject *key = PyTuple_Pack(2, path, source);
-            /* Entries of modules read but never imported are few; they
-               are dropped past a bound. */
-            if (PyDict_GET_SIZE(stash) >= 64) {
-                PyDict_Clear(stash);
-            }
-            if (key == NULL || PyDict_SetItem(stash, key, *code) < 0) {
+            if (key == NULL || stash_code(stash, key, *code) < 0) {
                 Py_CLEAR(*code);
             }
             Py_XDECREF(key);
@@ -2158,15 +2195,18 @@ struct guard_walk {
     PyObject *running;      /* name -> names bound (see stack) */
     PyObject *cyclic;       /* the modules of an import cycle */
     int depth;
+    int budget;             /* how many modules it may still find */
     /* Whether the import being visited surely runs when the statement
        does: every import on the way is in a body, on no path it may
        skip. */
     int sure;
 };
 
-/* How far the imports of a statement are followed; past it, the walk
-   cannot tell. */
+/* How far the imports of a statement are followed, and how many modules
+   not found before one walk may find; past them, the walk cannot tell
+   (the next walk goes on from what this one kept). */
 #define GUARD_MAX_DEPTH 200
+#define GUARD_MAX_READS 512
 
 static int guard_edge(struct guard_walk *w, PyObject *name,
                       PyObject *fromlist);
@@ -2181,6 +2221,73 @@ guard_add(struct guard_walk *w, PyObject *name, PyObject *locations,
     return r < 0 ? -1 : 1;
 }
 
+/* What finding tells of the module 'name' (its parent's search locations
+   'path', None for a top-level module; 'dot' the index of the last dot, or
+   -1): a new reference to (search locations or None, names, imports) as
+   guard_scan_module() reads them, with False for the names of an extension
+   module of the standard library that loads; None when it is not found or
+   cannot tell, or when *budget, the modules the walk may still find, is
+   spent (then nothing is kept); NULL with an exception set.  Kept for the
+   process (state->guard_info), so that the next walk that reaches the
+   module finds it in a dict rather than on sys.path. */
+static PyObject *
+guard_find_module(PyThreadState *tstate, PyObject *name, PyObject *path,
+                  Py_ssize_t dot, int *budget)
+{
+    struct _lazy_import_state *state = &tstate->interp->imports.lazy;
+    PyObject *scan = NULL;
+    if (state->guard_info == NULL
+        && (state->guard_info = PyDict_New()) == NULL)
+    {
+        return NULL;
+    }
+    int r = PyDict_GetItemRef(state->guard_info, name, &scan);
+    if (r != 0) {
+        return scan;
+    }
+    if (*budget <= 0) {
+        Py_RETURN_NONE;     /* too many to read for one statement */
+    }
+    --*budget;
+    PyObject *spec = PyObject_CallMethod(tstate->interp->imports.importlib,
+                                         "_find_spec", "OO", name, path);
+    if (spec == NULL) {
+        return NULL;
+    }
+    if (spec == Py_None) {
+        scan = spec;        /* ModuleNotFoundError */
+    }
+    else {
+        PyObject *stdlib = PySys_GetObject("stdlib_module_names");
+        Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+        PyObject *top = dot > 0 ? PyUnicode_Substring(name, 0,
+            PyUnicode_FindChar(name, '.', 0, len, 1)) : Py_NewRef(name);
+        r = top == NULL ? -1
+            : (stdlib != NULL && PyAnySet_Check(stdlib))
+              ? PySet_Contains(stdlib, top) : 0;
+        Py_XDECREF(top);
+        if (r > 0) {
+            /* An extension module of the standard library: its names are
+               known once it is loaded. */
+            r = _PyLazyImport_SpecExtensionLoads(tstate, spec);
+            if (r > 0) {
+                PyObject *edges = PyTuple_New(0);
+                scan = edges == NULL ? NULL
+                       : PyTuple_Pack(3, Py_None, Py_False, edges);
+                Py_XDECREF(edges);
+            }
+        }
+        if (r == 0) {
+            scan = guard_scan_module(tstate, name, spec);
+        }
+        Py_DECREF(spec);
+    }
+    if (scan != NULL && PyDict_SetItem(state->guard_info, name, scan) < 0) {
+        Py_CLEAR(scan);
+    }
+    return scan;
+}
+
 /* Visit the module 'name' for _PyLazyImport_GuardFinds(), as eager execution
    would run it: its parent packages first, then its body's imports, depth
    first.  1 when it imports without ImportError as far as finding tells
@@ -2192,7 +2299,7 @@ guard_visit(struct guard_walk *w, PyObject *name)
 {
     PyThreadState *tstate = w->tstate;
     struct _lazy_import_state *state = &tstate->interp->imports.lazy;
-    PyObject *info = NULL, *mod = NULL, *path = Py_None, *spec = NULL;
+    PyObject *info = NULL, *mod = NULL, *path = Py_None;
     int r = PyDict_Contains(w->found, name);
     if (r != 0) {
         if (r > 0 && (r = PyDict_Contains(w->running, name)) > 0) {
@@ -2284,31 +2391,8 @@ guard_visit(struct guard_walk *w, PyObject *name)
         }
         Py_INCREF(path);
     }
-    spec = PyObject_CallMethod(tstate->interp->imports.importlib,
-                               "_find_spec", "OO", name, path);
+    PyObject *scan = guard_find_module(tstate, name, path, dot, &w->budget);
     Py_DECREF(path);
-    if (spec == NULL || spec == Py_None) {
-        Py_XDECREF(spec);
-        return spec == NULL ? -1 : 0;   /* ModuleNotFoundError */
-    }
-    PyObject *stdlib = PySys_GetObject("stdlib_module_names");
-    PyObject *top = dot > 0 ? PyUnicode_Substring(name, 0,
-        PyUnicode_FindChar(name, '.', 0, len, 1)) : Py_NewRef(name);
-    r = top == NULL ? -1
-        : (stdlib != NULL && PyAnySet_Check(stdlib))
-          ? PySet_Contains(stdlib, top) : 0;
-    Py_XDECREF(top);
-    if (r > 0) {
-        /* An extension module of the standard library: its names are
-           known once it is loaded. */
-        r = _PyLazyImport_SpecExtensionLoads(tstate, spec);
-        if (r > 0) {
-            Py_DECREF(spec);
-            return guard_add(w, name, Py_None, Py_False);
-        }
-    }
-    PyObject *scan = r < 0 ? NULL : guard_scan_module(tstate, name, spec);
-    Py_DECREF(spec);
     if (scan == NULL || scan == Py_None) {
         Py_XDECREF(scan);
         return scan == NULL ? -1 : 0;
@@ -2464,7 +2548,7 @@ _PyLazyImport_GuardFinds(PyThreadState *tstate, PyObject *fullname,
     }
     struct guard_walk w = {tstate, PyImport_GetModuleDict(), PyDict_New(),
                            PyList_New(0), PyDict_New(), PySet_New(NULL), 0,
-                           1};
+                           GUARD_MAX_READS, 1};
     int r = (w.found && w.stack && w.running && w.cyclic)
             ? guard_edge(&w, fullname, fromlist) : -1;
     if (r > 0) {
