@@ -1440,11 +1440,21 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
         if (pyc != NULL) {
             *code = code_from_cache(external, loader, name, path, pyc, st);
         }
+        if (*code == NULL && PyErr_Occurred()) {
+            /* No cache to use. */
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+                goto cleanup;
+            }
+            PyErr_Clear();
+        }
         if (PyObject_GetOptionalAttrString(external, "_lazy_compiled",
                                            &stash) <= 0
             || !PyDict_CheckExact(stash))
         {
             Py_CLEAR(stash);
+            if (PyErr_Occurred()) {
+                goto cleanup;
+            }
         }
     }
     if (*code != NULL && stash != NULL) {
@@ -1460,17 +1470,9 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
         Py_XDECREF(key);
         Py_XDECREF(mtime);
     }
-    else if (*code == NULL && st != NULL) {
-        if (PyErr_Occurred()) {
-            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
-                goto cleanup;
-            }
-            PyErr_Clear();
-        }
+    else if (*code == NULL && stash != NULL) {
         /* No cache to use: compile, and leave the code to the import. */
-        if (stash != NULL) {
-            source = PyObject_CallMethod(loader, "get_data", "O", path);
-        }
+        source = PyObject_CallMethod(loader, "get_data", "O", path);
         if (source != NULL) {
             *code = PyObject_CallMethod(loader, "source_to_code", "OO",
                                         source, path);
