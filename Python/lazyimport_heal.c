@@ -1016,6 +1016,32 @@ _PyLazyImport_NeededBy(PyLazyImportObject *lz, PyObject *package,
     return 0;
 }
 
+/* Read the next entry of an exception table at *p (before 'end') into
+   entry: start, size, target, depth and lasti, four varints of 6 bits a
+   byte, bit 6 set when more bytes follow ('n', the code's length, for a
+   target cut short).  Returns 0 at the end of the table. */
+static int
+next_exception_entry(const unsigned char **p, const unsigned char *end,
+                     Py_ssize_t n, Py_ssize_t entry[4])
+{
+    if (*p >= end) {
+        return 0;
+    }
+    entry[0] = entry[1] = entry[3] = 0;
+    entry[2] = n;
+    for (int k = 0; k < 4 && *p < end; k++) {
+        unsigned char b;
+        if (k == 2) {
+            entry[2] = 0;
+        }
+        do {
+            b = *(*p)++;
+            entry[k] = (entry[k] << 6) | (b & 63);
+        } while ((b & 64) && *p < end);
+    }
+    return 1;
+}
+
 /* The code unit from which the code of 'co' (whose bytecode has 'n' code
    units) runs only while an exception is being handled: the first target
    of its exception table.  The compiler places every handler ("except
@@ -1024,23 +1050,13 @@ _PyLazyImport_NeededBy(PyLazyImportObject *lz, PyObject *package,
 static Py_ssize_t
 first_handler(PyCodeObject *co, Py_ssize_t n)
 {
-    /* Entries of four varints (start, size, target, depth and lasti):
-       6 bits of value a byte, bit 6 set when more bytes follow. */
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(
         co->co_exceptiontable);
     const unsigned char *end = p + PyBytes_GET_SIZE(co->co_exceptiontable);
-    Py_ssize_t first = n;
-    while (p < end) {
-        Py_ssize_t field[4] = {0, 0, n, 0};
-        for (int k = 0; k < 4 && p < end; k++) {
-            unsigned char b;
-            do {
-                b = *p++;
-                field[k] = (field[k] << 6) | (b & 63);
-            } while ((b & 64) && p < end);
-        }
-        if (field[2] < first) {
-            first = field[2];
+    Py_ssize_t first = n, entry[4];
+    while (next_exception_entry(&p, end, n, entry)) {
+        if (entry[2] < first) {
+            first = entry[2];
         }
     }
     return first;
@@ -1847,16 +1863,9 @@ mark_maybe_skipped(struct guard_scan *gs, const _Py_CODEUNIT *instr,
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(
         co->co_exceptiontable);
     const unsigned char *end = p + PyBytes_GET_SIZE(co->co_exceptiontable);
-    while (p < end) {
-        Py_ssize_t field[4] = {0, 0, n, 0};
-        for (int k = 0; k < 4 && p < end; k++) {
-            unsigned char b;
-            do {
-                b = *p++;
-                field[k] = (field[k] << 6) | (b & 63);
-            } while ((b & 64) && p < end);
-        }
-        for (Py_ssize_t k = field[0]; k < n && k < field[0] + field[1]; k++) {
+    Py_ssize_t entry[4];
+    while (next_exception_entry(&p, end, n, entry)) {
+        for (Py_ssize_t k = entry[0]; k < n && k < entry[0] + entry[1]; k++) {
             gs->maybe[k] = 1;
         }
     }

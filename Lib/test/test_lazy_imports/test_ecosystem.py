@@ -151,6 +151,29 @@ class MissedAttributeTests(LazyImportsTestCase):
         self.assert_lines(results[LAZY], ["False", "AttributeError",
                                           "['pkg']"])
 
+    def test_import_in_an_exception_handler_is_no_edge(self):
+        # Contract rules 51 and 55: an import in an "except ImportError:"
+        # fallback runs only when the import it guards failed; eagerly
+        # json imports, pkg.c never runs, and a miss of pkg.c does not
+        # import it.
+        files = {
+            "pkg/__init__.py": "from . import a\ndef uses(): return a\n",
+            "pkg/a.py": """\
+                try:
+                    import json
+                except ImportError:
+                    from . import c
+                """,
+            "pkg/c.py": "print('exec', __name__)\n",
+            "main.py": script("""\
+                import pkg
+                print(hasattr(pkg, "c"))
+                """, "pkg"),
+        }
+        results = {lazy: self.run_files(files, lazy=lazy) for lazy in MODES}
+        self.assert_lines(results[EAGER], ["False", "['pkg', 'pkg.a']"])
+        self.assert_lines(results[LAZY], ["False", "['pkg']"])
+
     def test_submodule_reached_is_imported_alone(self):
         # Contract rules 51 and 55: eagerly the package's "from .a import
         # A" imported pkg.helpers through pkg.a's body, so code may read
