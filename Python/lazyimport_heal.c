@@ -1608,14 +1608,26 @@ struct guard_scan {
     PyObject *name;         /* the module's __name__ */
     PyCodeObject *body;     /* the module's code */
     PyObject *base;         /* what its relative imports are relative to */
-    /* The imports: a list of (absolute name, fromlist, how many names
-       the body surely bound before, whether it surely runs). */
+    /* The imports: a list of (absolute name, fromlist, how far down the
+       chain of dominators of the body's end it comes (bound_before()),
+       whether it surely runs). */
     PyObject *edges;
-    /* The names the body binds on every path it may take: name -> how
-       many it had bound before. */
+    /* The names the body binds on every path that completes: name -> the
+       depth in that chain from which it is bound (bind_names()); a name
+       is bound before an import whose depth is greater. */
     PyObject *names;
     PyObject *deleted;      /* set of the names the body deletes */
-    char *maybe;            /* per code unit of the body: may be skipped */
+    PyObject *stores;       /* name -> the units that store it */
+    /* The body's flow (see mark_maybe_skipped()).  Per code unit, and
+       its end 'n': whether a run of the body that completes may skip it,
+       its immediate dominator, its depth in the tree of dominators, and
+       the units that may follow it. */
+    Py_ssize_t n;
+    char *maybe;
+    Py_ssize_t *idom;
+    Py_ssize_t *depth;
+    Py_ssize_t *succ;       /* four per unit */
+    unsigned char *nsucc;
 };
 
 /* Is the name 'name' read by 'co' at code unit 'i' compared with a raised
@@ -1828,51 +1840,350 @@ known_jump(PyCodeObject *co, const _Py_CODEUNIT *instr, Py_ssize_t i,
     return (op == POP_JUMP_IF_TRUE) == (test != 0);
 }
 
-/* Mark in gs->maybe the code units of the body that a forward jump may
-   skip, that an exception may cut short (the protected ranges of its
-   exception table), and the handlers (from the first target on). */
+/* Which code of a module's body runs whenever the body runs to its end,
+   and which stores come before which imports on every path: the
+   dominators of the body's control flow (Cooper, Harvey and Kennedy's
+   iterative algorithm), over its code units and its end, 'n'.  Every
+   return leads to the end; a raise leaves the body without reaching it
+   (then the import fails, and binds nothing).  A unit in a protected range
+   may go to its handler; a test of a fact of the interpreter goes one way
+   only (known_jump()). */
+
+/* Put in 'out' (four at most) the units that may run after the
+   instruction at 'i' (opcode 'op', argument 'oparg', next instruction at
+   'next', in the range of the handler at 'handler' or -1), and return
+   how many. */
+static int
+successors(struct guard_scan *gs, const _Py_CODEUNIT *instr, Py_ssize_t n,
+           Py_ssize_t i, int op, int oparg, Py_ssize_t next,
+           Py_ssize_t handler, Py_ssize_t out[4])
+{
+    int k = 0;
+    if (handler >= 0) {
+        out[k++] = handler;
+    }
+    switch (op) {
+    case RETURN_VALUE:
+    case RETURN_CONST:
+        out[k++] = n;
+        break;
+    case RAISE_VARARGS:
+    case RERAISE:
+        break;
+    case JUMP_FORWARD:
+        out[k++] = next + oparg;
+        break;
+    case JUMP_BACKWARD:
+    case JUMP_BACKWARD_NO_INTERRUPT:
+        out[k++] = next - oparg;
+        break;
+    case FOR_ITER:
+        /* Exhausted, it jumps past the END_FOR and POP_TOP at its
+           target. */
+        out[k++] = next;
+        out[k++] = next + oparg + 2;
+        break;
+    case POP_JUMP_IF_FALSE:
+    case POP_JUMP_IF_TRUE: {
+        int jumps = known_jump(gs->body, instr, i, gs->name);
+        if (jumps != 1) {
+            out[k++] = next;
+        }
+        if (jumps != 0) {
+            out[k++] = next + oparg;
+        }
+        break;
+    }
+    default:
+        out[k++] = next;
+        if (OPCODE_HAS_JUMP(op)) {
+            out[k++] = next + oparg;
+        }
+        break;
+    }
+    return k;
+}
+
+/* Set gs->idom and gs->depth (a unit's immediate dominator and its depth
+   in the tree of dominators, -1 for code that never runs) and gs->maybe
+   (the units that do not dominate the end: a run of the body that
+   completes may skip them).  Returns 0, or -1 with an exception set. */
 static int
 mark_maybe_skipped(struct guard_scan *gs, const _Py_CODEUNIT *instr,
                    Py_ssize_t n)
 {
-    gs->maybe = PyMem_Calloc(n + 1, 1);
-    if (gs->maybe == NULL) {
+    Py_ssize_t N = n + 1;
+    Py_ssize_t *succ = gs->succ = PyMem_New(Py_ssize_t, 4 * N);
+    unsigned char *nsucc = gs->nsucc = PyMem_Calloc(N, 1);
+    unsigned char *child = PyMem_Calloc(N, 1);
+    Py_ssize_t *handler = PyMem_New(Py_ssize_t, N);
+    Py_ssize_t *order = PyMem_New(Py_ssize_t, N);   /* reverse postorder */
+    Py_ssize_t *rpo = PyMem_New(Py_ssize_t, N);     /* index in it */
+    Py_ssize_t *stack = PyMem_New(Py_ssize_t, N);
+    Py_ssize_t *first = PyMem_New(Py_ssize_t, N + 1);
+    Py_ssize_t *preds = PyMem_New(Py_ssize_t, 4 * N);
+    gs->idom = PyMem_New(Py_ssize_t, N);
+    gs->depth = PyMem_New(Py_ssize_t, N);
+    gs->maybe = PyMem_Malloc(N);
+    int r = -1;
+    if (!succ || !nsucc || !child || !handler || !order || !rpo || !stack
+        || !first || !preds || !gs->idom || !gs->depth || !gs->maybe)
+    {
         PyErr_NoMemory();
-        return -1;
+        goto done;
     }
+    for (Py_ssize_t k = 0; k < N; k++) {
+        handler[k] = -1;
+        rpo[k] = -1;
+        gs->idom[k] = -1;
+        gs->depth[k] = -1;
+        gs->maybe[k] = 1;
+    }
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(
+        gs->body->co_exceptiontable);
+    const unsigned char *end = p + PyBytes_GET_SIZE(
+        gs->body->co_exceptiontable);
+    Py_ssize_t entry[4];
+    while (next_exception_entry(&p, end, n, entry)) {
+        for (Py_ssize_t k = entry[0]; k < n && k < entry[0] + entry[1]; k++) {
+            handler[k] = entry[2] < n ? entry[2] : -1;
+        }
+    }
+    /* The edges.  An EXTENDED_ARG goes on to the next unit; the caches of
+       an instruction are no nodes. */
     int oparg = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         int op = instr[i].op.code;
         oparg = (oparg << 8) | instr[i].op.arg;
+        Py_ssize_t out[4];
+        int count = 0;
         if (op == EXTENDED_ARG) {
-            continue;
+            if (handler[i] >= 0) {
+                out[count++] = handler[i];
+            }
+            out[count++] = i + 1;
         }
-        Py_ssize_t next = i + 1 + _PyOpcode_Caches[op];
-        if (OPCODE_HAS_JUMP(op) && op != JUMP_BACKWARD
-            && op != JUMP_BACKWARD_NO_INTERRUPT
-            && known_jump(gs->body, instr, i, gs->name) != 0)
-        {
-            for (Py_ssize_t k = next; k < n && k < next + oparg; k++) {
-                gs->maybe[k] = 1;
+        else {
+            Py_ssize_t next = i + 1 + _PyOpcode_Caches[op];
+            count = successors(gs, instr, n, i, op, oparg, next, handler[i],
+                               out);
+            oparg = 0;
+        }
+        for (int k = 0; k < count; k++) {
+            if (out[k] >= 0 && out[k] <= n) {
+                succ[4 * i + nsucc[i]++] = out[k];
             }
         }
-        oparg = 0;
-        i = next - 1;
-    }
-    PyCodeObject *co = gs->body;
-    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(
-        co->co_exceptiontable);
-    const unsigned char *end = p + PyBytes_GET_SIZE(co->co_exceptiontable);
-    Py_ssize_t entry[4];
-    while (next_exception_entry(&p, end, n, entry)) {
-        for (Py_ssize_t k = entry[0]; k < n && k < entry[0] + entry[1]; k++) {
-            gs->maybe[k] = 1;
+        if (op != EXTENDED_ARG) {
+            i += _PyOpcode_Caches[op];
         }
     }
-    for (Py_ssize_t k = first_handler(co, n); k < n; k++) {
-        gs->maybe[k] = 1;
+    /* The reverse postorder of the nodes that run, from the first unit. */
+    Py_ssize_t sp = 0, count = N;
+    stack[sp++] = 0;
+    rpo[0] = 0;     /* seen */
+    while (sp > 0) {
+        Py_ssize_t v = stack[sp - 1];
+        if (v < n && child[v] < nsucc[v]) {
+            Py_ssize_t w = succ[4 * v + child[v]++];
+            if (rpo[w] < 0) {
+                rpo[w] = 0;
+                stack[sp++] = w;
+            }
+            continue;
+        }
+        order[--count] = v;
+        sp--;
     }
-    return 0;
+    Py_ssize_t nodes = N - count;
+    memmove(order, order + count, nodes * sizeof(Py_ssize_t));
+    for (Py_ssize_t k = 0; k < nodes; k++) {
+        rpo[order[k]] = k;
+    }
+    /* Their predecessors, node by node (first[w] to first[w + 1]). */
+    memset(first, 0, (N + 1) * sizeof(Py_ssize_t));
+    for (Py_ssize_t k = 0; k < nodes; k++) {
+        Py_ssize_t v = order[k];
+        for (int j = 0; v < n && j < nsucc[v]; j++) {
+            first[succ[4 * v + j] + 1]++;
+        }
+    }
+    for (Py_ssize_t k = 0; k < N; k++) {
+        first[k + 1] += first[k];
+    }
+    for (Py_ssize_t k = 0; k < N; k++) {
+        child[k] = 0;
+    }
+    for (Py_ssize_t k = 0; k < nodes; k++) {
+        Py_ssize_t v = order[k];
+        for (int j = 0; v < n && j < nsucc[v]; j++) {
+            Py_ssize_t w = succ[4 * v + j];
+            preds[first[w] + child[w]++] = v;
+        }
+    }
+    Py_ssize_t *idom = gs->idom;
+    idom[0] = 0;
+    for (int changed = 1; changed; ) {
+        changed = 0;
+        for (Py_ssize_t k = 1; k < nodes; k++) {
+            Py_ssize_t b = order[k], d = -1;
+            for (Py_ssize_t j = first[b]; j < first[b + 1]; j++) {
+                Py_ssize_t a = preds[j];
+                if (idom[a] < 0) {
+                    continue;   /* not reached yet */
+                }
+                if (d < 0) {
+                    d = a;
+                    continue;
+                }
+                while (a != d) {
+                    while (rpo[a] > rpo[d]) {
+                        a = idom[a];
+                    }
+                    while (rpo[d] > rpo[a]) {
+                        d = idom[d];
+                    }
+                }
+            }
+            if (d != idom[b]) {
+                idom[b] = d;
+                changed = 1;
+            }
+        }
+    }
+    gs->depth[0] = 0;
+    for (Py_ssize_t k = 1; k < nodes; k++) {
+        Py_ssize_t b = order[k];
+        gs->depth[b] = gs->depth[idom[b]] + 1;
+    }
+    if (idom[n] >= 0) {
+        for (Py_ssize_t v = n; ; v = idom[v]) {
+            gs->maybe[v] = 0;
+            if (v == 0) {
+                break;
+            }
+        }
+    }
+    gs->n = n;
+    r = 0;
+done:
+    PyMem_Free(child);
+    PyMem_Free(handler);
+    PyMem_Free(order);
+    PyMem_Free(rpo);
+    PyMem_Free(stack);
+    PyMem_Free(first);
+    PyMem_Free(preds);
+    return r;
+}
+
+/* How far down the chain of dominators of the end the body is whenever
+   the unit 'i' runs: a store of a name at a depth below it has bound the
+   name then (see guard_scan_code()).  The deepest node of the chain that
+   dominates 'i' tells. */
+static Py_ssize_t
+bound_before(struct guard_scan *gs, Py_ssize_t i)
+{
+    if (gs->idom[i] < 0) {
+        return 0;
+    }
+    Py_ssize_t a = i;
+    while (gs->maybe[a]) {
+        if (a == 0) {
+            return 0;   /* the body never completes */
+        }
+        a = gs->idom[a];
+    }
+    return a == i ? gs->depth[i] : gs->depth[a] + 1;
+}
+
+/* How many budgeted searches bind_names() makes per module: each reads
+   the whole body. */
+#define GUARD_MAX_MERGES 32
+
+/* Fill gs->names from gs->stores: each name the body binds whenever it
+   runs to its end, with the depth in the chain of dominators of the end
+   from which it is bound (compared with bound_before()).  A store on that
+   chain binds it from there.  Stores of which none is on it (the compiler
+   copies the code that follows an if into both branches) bind it from the
+   first node of the chain that no path reaches without passing one of
+   them, if the end is one.  Returns 0, or -1 with an exception set. */
+static int
+bind_names(struct guard_scan *gs)
+{
+    Py_ssize_t n = gs->n, N = n + 1;
+    Py_ssize_t *chain = NULL, *queue = NULL, nchain = 0;
+    char *seen = NULL;
+    int merges = GUARD_MAX_MERGES, r = 0;
+    Py_ssize_t pos = 0;
+    PyObject *name, *at;
+    if (gs->maybe == NULL) {
+        return 0;       /* the body was not read */
+    }
+    while (r == 0 && PyDict_Next(gs->stores, &pos, &name, &at)) {
+        Py_ssize_t from = -1, count = PyList_GET_SIZE(at);
+        for (Py_ssize_t k = 0; k < count; k++) {
+            Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(at, k));
+            if (!gs->maybe[i] && (from < 0 || gs->depth[i] < from)) {
+                from = gs->depth[i];
+            }
+        }
+        if (from < 0 && count > 1 && !gs->maybe[n] && merges-- > 0) {
+            if (chain == NULL) {
+                nchain = gs->depth[n] + 1;
+                chain = PyMem_New(Py_ssize_t, nchain);
+                queue = PyMem_New(Py_ssize_t, N);
+                seen = PyMem_Malloc(N);
+                if (chain == NULL || queue == NULL || seen == NULL) {
+                    PyErr_NoMemory();
+                    r = -1;
+                    break;
+                }
+                for (Py_ssize_t v = n; ; v = gs->idom[v]) {
+                    chain[gs->depth[v]] = v;
+                    if (v == 0) {
+                        break;
+                    }
+                }
+            }
+            /* What runs without passing a store. */
+            memset(seen, 0, N);
+            for (Py_ssize_t k = 0; k < count; k++) {
+                seen[PyLong_AsSsize_t(PyList_GET_ITEM(at, k))] = 2;
+            }
+            Py_ssize_t head = 0, tail = 0;
+            if (!seen[0]) {
+                seen[0] = 1;
+                queue[tail++] = 0;
+            }
+            while (head < tail) {
+                Py_ssize_t v = queue[head++];
+                for (int j = 0; v < n && j < gs->nsucc[v]; j++) {
+                    Py_ssize_t w = gs->succ[4 * v + j];
+                    if (!seen[w]) {
+                        seen[w] = 1;
+                        queue[tail++] = w;
+                    }
+                }
+            }
+            for (Py_ssize_t d = 0; d < nchain; d++) {
+                if (seen[chain[d]] != 1) {
+                    from = d;
+                    break;
+                }
+            }
+        }
+        if (from >= 0) {
+            PyObject *depth = PyLong_FromSsize_t(from);
+            r = (depth == NULL || PyDict_SetItem(gs->names, name, depth) < 0)
+                ? -1 : 0;
+            Py_XDECREF(depth);
+        }
+    }
+    PyMem_Free(chain);
+    PyMem_Free(queue);
+    PyMem_Free(seen);
+    return r;
 }
 
 /* The absolute name of the module that an import statement of a module
@@ -1996,15 +2307,20 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
             raises = 1;
         }
         else if (is_body && (op == STORE_NAME || op == STORE_GLOBAL)
-                 && oparg < nnames && !gs->maybe[i])
+                 && oparg < nnames && gs->depth[i] >= 0)
         {
-            PyObject *pos = PyLong_FromSsize_t(PyDict_GET_SIZE(gs->names));
-            r = pos == NULL ? -1
-                : PyDict_SetDefaultRef(gs->names,
-                                       PyTuple_GET_ITEM(co->co_names, oparg),
-                                       pos, NULL);
-            Py_XDECREF(pos);
-            r = r < 0 ? -1 : 0;
+            /* Where it is stored (see bind_names()). */
+            PyObject *key = PyTuple_GET_ITEM(co->co_names, oparg), *at;
+            r = PyDict_GetItemRef(gs->stores, key, &at);
+            if (r == 0) {
+                at = PyList_New(0);
+                r = (at == NULL || PyDict_SetItem(gs->stores, key, at) < 0)
+                    ? -1 : 1;
+            }
+            PyObject *index = r > 0 ? PyLong_FromSsize_t(i) : NULL;
+            r = (index == NULL || PyList_Append(at, index) < 0) ? -1 : 0;
+            Py_XDECREF(index);
+            Py_XDECREF(at);
         }
         else if (is_body && (op == DELETE_NAME || op == DELETE_GLOBAL)
                  && oparg < nnames)
@@ -2054,11 +2370,12 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
             *stop = 1;      /* beyond the top-level package: it raises */
         }
         else {
-            /* With how many names the body surely bound before it (none
-               for the code of a class or a function), and whether it
-               surely runs when the body runs. */
+            /* With how far down the chain of dominators of the end it
+               comes (0 for the code of a class or a function: no name is
+               known bound), and whether it surely runs when the body
+               runs. */
             PyObject *bound = PyLong_FromSsize_t(
-                is_body ? PyDict_GET_SIZE(gs->names) : 0);
+                is_body ? bound_before(gs, i) : 0);
             PyObject *edge = bound == NULL ? NULL
                              : PyTuple_Pack(4, mod, fromlist, bound,
                                             (is_body && !gs->maybe[i])
@@ -2088,7 +2405,8 @@ guard_scan_module(PyThreadState *tstate, PyObject *name, PyObject *spec)
     PyObject *importlib = tstate->interp->imports.importlib;
     PyObject *origin = NULL, *loader = NULL, *sub = NULL, *external = NULL;
     PyObject *cls = NULL, *code = NULL, *res = NULL;
-    struct guard_scan gs = {name, NULL, NULL, NULL, NULL, NULL, NULL};
+    struct guard_scan gs = {name, NULL, NULL, NULL, NULL, NULL, NULL, 0,
+                            NULL, NULL, NULL, NULL, NULL};
     if (PyObject_GetOptionalAttrString(spec, "origin", &origin) < 0
         || PyObject_GetOptionalAttrString(spec, "loader", &loader) < 0
         || PyObject_GetOptionalAttrString(
@@ -2147,11 +2465,16 @@ guard_scan_module(PyThreadState *tstate, PyObject *name, PyObject *spec)
         gs.edges = PyList_New(0);
         gs.names = PyDict_New();
         gs.deleted = PySet_New(NULL);
-        if (!gs.base || !gs.edges || !gs.names || !gs.deleted) {
+        gs.stores = PyDict_New();
+        if (!gs.base || !gs.edges || !gs.names || !gs.deleted
+            || !gs.stores)
+        {
             goto done;
         }
         int stop = 0;
-        if (walk_module_code(gs.body, guard_scan_code, &gs, &stop) < 0) {
+        if (walk_module_code(gs.body, guard_scan_code, &gs, &stop) < 0
+            || (!stop && bind_names(&gs) < 0))
+        {
             goto done;
         }
         if (stop) {
@@ -2177,6 +2500,11 @@ guard_scan_module(PyThreadState *tstate, PyObject *name, PyObject *spec)
     }
 done:
     PyMem_Free(gs.maybe);
+    PyMem_Free(gs.idom);
+    PyMem_Free(gs.depth);
+    PyMem_Free(gs.succ);
+    PyMem_Free(gs.nsucc);
+    Py_XDECREF(gs.stores);
     Py_XDECREF(gs.base);
     Py_XDECREF(gs.edges);
     Py_XDECREF(gs.names);
@@ -2194,14 +2522,16 @@ struct guard_walk {
     PyThreadState *tstate;
     PyObject *modules;      /* sys.modules */
     /* The modules visited: name -> (search locations or None, names),
-       the names a dict of those the body surely binds (name -> how many
-       it bound before), None for a module imported already (its
+       the names a dict of those the body surely binds (name -> the depth
+       from which it is bound, see struct guard_scan), None for a module
+       imported already (its
        namespace tells), False for a module written in C not imported
        (it cannot tell). */
     PyObject *found;
     /* The modules whose imports are being visited, as eagerly their
-       bodies would be running, innermost last, and for each how many
-       names it had bound before the import being visited. */
+       bodies would be running, innermost last, and for each the depth of
+       the import being visited (a name bound from a lesser one is bound
+       then). */
     PyObject *stack;
     PyObject *running;      /* name -> names bound (see stack) */
     PyObject *cyclic;       /* the modules of an import cycle */

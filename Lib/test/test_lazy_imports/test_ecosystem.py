@@ -1514,6 +1514,48 @@ class TryImportErrorTests(LazyImportsTestCase):
                 self.assert_printed(results[LAZY], expected[:2])
                 self.assert_printed(results[EAGER], expected[2:])
 
+    def test_names_bound_on_every_path_are_held(self):
+        # Contract rule 54: a name that the body binds whenever it runs to
+        # its end is held, wherever its store is in the code: after a try
+        # whose body always raises (types.py binds most of its names
+        # there), in a loop that always runs, after an if whose branches
+        # both go on.
+        bodies = {
+            "after a handler": """\
+                try:
+                    raise TypeError
+                except TypeError as exc:
+                    kind = type(exc)
+                value = 1
+                """,
+            "in a loop that always runs": """\
+                while True:
+                    value = 1
+                    break
+                """,
+            "after both branches": """\
+                import os
+                if os.environ.get("LAZY_TEST_UNSET"):
+                    prefix = "a"
+                else:
+                    prefix = "b"
+                value = 1
+                """,
+        }
+        for name, body in bodies.items():
+            with self.subTest(name):
+                files = {"pkg/__init__.py":
+                             self.OPTIONAL.format(handler="ImportError"),
+                         "pkg/_extra.py": "from helper import value\n"
+                                          "def uses(): return value\n",
+                         "helper.py": textwrap.dedent(body)}
+                results = self.run_both(files, script(
+                    "import pkg\nprint(pkg.HAS_EXTRA)\n", "pkg", "helper"))
+                self.assert_printed(results[LAZY],
+                                    ["True", "['pkg', 'pkg._extra']"])
+                self.assert_printed(results[EAGER],
+                                    ["True", "['helper', 'pkg', 'pkg._extra']"])
+
     def test_what_finding_cannot_tell_runs_now(self):
         # Contract rule 54: the ImportError of a module two imports down
         # reaches the try as eagerly, however it is raised.
@@ -1523,6 +1565,12 @@ class TryImportErrorTests(LazyImportsTestCase):
                 "import sys\nif sys.platform == 'none':\n"
                 "    missing_name = 1\nfrom helper import missing_name\n",
             "a name deleted": "x = 1\ndel x\nfrom helper import x\n",
+            "a name bound in a loop that may not run":
+                "for _ in ():\n    missing_name = 1\n"
+                "from helper import missing_name\n",
+            "a name bound in a handler":
+                "try:\n    import os\nexcept ImportError:\n"
+                "    missing_name = 1\nfrom helper import missing_name\n",
             "a raise": "raise ImportError('needs something newer')\n",
             "a handler raising again":
                 "try:\n    import missing_dependency\n"
