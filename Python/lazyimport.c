@@ -853,6 +853,33 @@ add_annotation_names(PyObject *names, PyObject *s)
     return 0;
 }
 
+/* Add to the set 'names' what the str constant 's' names: itself, when it
+   is an identifier (the names looked up in the set are; a docstring is
+   not hashed), and the names its annotation reads.  Returns 0, or -1 with
+   an exception set. */
+static int
+add_string_names(PyObject *names, PyObject *s)
+{
+    int identifier;
+    if (PyUnicode_IS_ASCII(s)) {
+        /* Most are: read the bytes, the first other character ends it. */
+        const unsigned char *p = PyUnicode_1BYTE_DATA(s);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(s), i = 0;
+        identifier = n > 0 && !Py_ISDIGIT(p[0]);
+        while (identifier && i < n) {
+            identifier = Py_ISALNUM(p[i]) || p[i] == '_';
+            i++;
+        }
+    }
+    else {
+        identifier = PyUnicode_IsIdentifier(s);
+    }
+    if (identifier && PySet_Add(names, s) < 0) {
+        return -1;
+    }
+    return add_annotation_names(names, s);
+}
+
 /* Add to the set 'names' the names that the code object 'co', and the code
    nested in it (functions, classes, comprehensions), reads as globals (a
    del is no use of the name), and its str constants (the names of __all__,
@@ -862,10 +889,11 @@ add_annotation_names(PyObject *names, PyObject *s)
 static int
 add_read_names(PyCodeObject *co, PyObject *names, int depth)
 {
-    PyObject *code = PyCode_GetCode(co);   /* deoptimized */
+    PyObject *code;
+    const _Py_CODEUNIT *instr = _PyLazyImport_CodeUnits(co, &code);
     Py_ssize_t nconsts = PyTuple_GET_SIZE(co->co_consts);
     char *fromlists = PyMem_Calloc(nconsts ? nconsts : 1, 1);
-    if (code == NULL || fromlists == NULL) {
+    if (instr == NULL || fromlists == NULL) {
         Py_XDECREF(code);
         PyMem_Free(fromlists);
         if (!PyErr_Occurred()) {
@@ -873,14 +901,15 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
         }
         return -1;
     }
-    const _Py_CODEUNIT *instr = (const _Py_CODEUNIT *)PyBytes_AS_STRING(code);
-    Py_ssize_t n = PyBytes_GET_SIZE(code) / (Py_ssize_t)sizeof(_Py_CODEUNIT);
+    Py_ssize_t n = Py_SIZE(co);
     Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names);
     int oparg = 0, last_const = -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int op = instr[i].op.code;
+    Py_ssize_t next;
+    for (Py_ssize_t i = 0; i < n; i = next + 1) {
+        int op = _PyLazyImport_Opcode(co, instr, i);
+        next = i + _PyOpcode_Caches[op];
         oparg = (oparg << 8) | instr[i].op.arg;
-        if (op == EXTENDED_ARG || op == CACHE) {
+        if (op == EXTENDED_ARG) {
             continue;
         }
         int index = -1;
@@ -929,12 +958,12 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
         if (index >= 0 && index < nnames
             && PySet_Add(names, PyTuple_GET_ITEM(co->co_names, index)) < 0)
         {
-            Py_DECREF(code);
+            Py_XDECREF(code);
             PyMem_Free(fromlists);
             return -1;
         }
     }
-    Py_DECREF(code);
+    Py_XDECREF(code);
     int r = 0;
     for (Py_ssize_t i = 0; r == 0 && i < nconsts; i++) {
         PyObject *item = PyTuple_GET_ITEM(co->co_consts, i);
@@ -942,19 +971,13 @@ add_read_names(PyCodeObject *co, PyObject *names, int depth)
             continue;
         }
         if (PyUnicode_Check(item)) {
-            r = PySet_Add(names, item);
-            if (r == 0) {
-                r = add_annotation_names(names, item);
-            }
+            r = add_string_names(names, item);
         }
         else if (PyTuple_Check(item)) {
             for (Py_ssize_t k = 0; r == 0 && k < PyTuple_GET_SIZE(item); k++) {
                 PyObject *sub = PyTuple_GET_ITEM(item, k);
                 if (PyUnicode_Check(sub)) {
-                    r = PySet_Add(names, sub);
-                    if (r == 0) {
-                        r = add_annotation_names(names, sub);
-                    }
+                    r = add_string_names(names, sub);
                 }
             }
         }
@@ -1056,26 +1079,102 @@ add_reexported_names(PyCodeObject *co, PyObject *names)
     return r;
 }
 
-/* The set of the names that the module of 'code' reads (see
-   add_read_names()) or re-exports (see add_reexported_names()), kept for
-   one module at a time: its statements run in a row.  Borrowed, or NULL
-   with an exception set. */
-static PyObject *
-module_read_names(struct _lazy_import_state *state, PyObject *code)
+/* Does the code object 'co', or code nested in it, read 'name' as a
+   global (see add_read_names())?  Only the code objects whose names hold
+   it are read.  Returns 1 when one does, 0 when none does (its string
+   constants are not looked at), -1 with an exception set. */
+static int
+reads_global(PyCodeObject *co, PyObject *name, int depth)
+{
+    Py_ssize_t nnames = PyTuple_GET_SIZE(co->co_names), index = -1;
+    for (Py_ssize_t k = 0; k < nnames; k++) {
+        PyObject *item = PyTuple_GET_ITEM(co->co_names, k);
+        if (item == name || _PyUnicode_Equal(item, name)) {
+            index = k;
+            break;
+        }
+    }
+    if (index >= 0) {
+        PyObject *copy;
+        const _Py_CODEUNIT *instr = _PyLazyImport_CodeUnits(co, &copy);
+        if (instr == NULL) {
+            return -1;
+        }
+        Py_ssize_t n = Py_SIZE(co), next;
+        int oparg = 0, found = 0;
+        for (Py_ssize_t i = 0; i < n && !found; i = next + 1) {
+            int op = _PyLazyImport_Opcode(co, instr, i);
+            next = i + _PyOpcode_Caches[op];
+            oparg = (oparg << 8) | instr[i].op.arg;
+            if (op == EXTENDED_ARG) {
+                continue;
+            }
+            found = ((op == LOAD_NAME || op == LOAD_FROM_DICT_OR_GLOBALS)
+                     && oparg == index)
+                    || (op == LOAD_GLOBAL && (oparg >> 1) == index);
+            oparg = 0;
+        }
+        Py_XDECREF(copy);
+        if (found) {
+            return 1;
+        }
+    }
+    for (Py_ssize_t k = 0; depth < 100
+                           && k < PyTuple_GET_SIZE(co->co_consts); k++)
+    {
+        PyObject *item = PyTuple_GET_ITEM(co->co_consts, k);
+        if (PyCode_Check(item)) {
+            int r = reads_global((PyCodeObject *)item, name, depth + 1);
+            if (r != 0) {
+                return r;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Does the module of 'code' read 'name' (see add_read_names()) or
+   re-export it (see add_reexported_names())?  A name read as a global is
+   looked for first (reads_global()); otherwise the names its code reads
+   are collected, and kept for one module at a time (its statements run in
+   a row); its source is read only when a name is not among them, and its
+   re-exports are then added to them, with None to say so.  Returns 1, 0,
+   or -1 with an exception set. */
+static int
+module_reads(struct _lazy_import_state *state, PyObject *code,
+             PyObject *name)
 {
     if (state->read_names_code != code) {
+        /* Most names an import binds are read as globals somewhere: found
+           without reading the rest of the code. */
+        int r = reads_global((PyCodeObject *)code, name, 0);
+        if (r != 0) {
+            return r;
+        }
         PyObject *names = PySet_New(NULL);
         if (names == NULL
-            || add_read_names((PyCodeObject *)code, names, 0) < 0
-            || add_reexported_names((PyCodeObject *)code, names) < 0)
+            || add_read_names((PyCodeObject *)code, names, 0) < 0)
         {
             Py_XDECREF(names);
-            return NULL;
+            return -1;
         }
         Py_XSETREF(state->read_names, names);
         Py_XSETREF(state->read_names_code, Py_NewRef(code));
     }
-    return state->read_names;
+    int r = PySet_Contains(state->read_names, name);
+    if (r == 0) {
+        r = PySet_Contains(state->read_names, Py_None);
+        if (r == 0) {
+            r = (add_reexported_names((PyCodeObject *)code,
+                                      state->read_names) < 0
+                 || PySet_Add(state->read_names, Py_None) < 0)
+                ? -1 : PySet_Contains(state->read_names, name);
+        }
+        else if (r > 0) {
+            r = 0;
+        }
+    }
+    return r;
 }
 
 /* Is the dotted module name 'name' the package 'package' or inside it?
@@ -1185,7 +1284,7 @@ is_protoc_alias(PyObject *alias, PyObject *fullname, PyObject *item)
 /* Is "import m" (or "import a.b", "import a.b as c"), the statement at
    byte offset 'addr' of the module code 'code', an import made for its
    side effects: does no code of the module read the name it binds (see
-   module_read_names())?  "import plugin_hello  # noqa: F401" in an
+   module_reads())?  "import plugin_hello  # noqa: F401" in an
    application, a module that registers an atexit handler or a codec:
    deferred, its body would never run.  Such a statement runs now
    (contract rule 57).  Returns 1, 0, or -1 with an exception set. */
@@ -1222,11 +1321,7 @@ is_side_effect_module_import(struct _lazy_import_state *state,
     if (bound == NULL) {
         return 0;
     }
-    PyObject *read = module_read_names(state, code);
-    if (read == NULL) {
-        return -1;
-    }
-    int r = PySet_Contains(read, bound);
+    int r = module_reads(state, code, bound);
     return r < 0 ? -1 : !r;
 }
 
@@ -1386,14 +1481,9 @@ is_side_effect_import(struct _lazy_import_state *state, PyObject *globals,
             }
         }
     }
-    PyObject *read = (r == 1) ? module_read_names(state, code) : NULL;
-    if (r == 1 && read == NULL) {
-        Py_DECREF(bound);
-        return -1;
-    }
     /* And the module's code must never read the names it binds. */
     for (Py_ssize_t i = 0; r == 1 && i < PyTuple_GET_SIZE(fromlist); i++) {
-        r = PySet_Contains(read, PySequence_Fast_GET_ITEM(bound, i));
+        r = module_reads(state, code, PySequence_Fast_GET_ITEM(bound, i));
         r = (r < 0) ? -1 : !r;
     }
     Py_DECREF(bound);

@@ -7,7 +7,9 @@
 #ifndef Py_LAZYIMPORT_INTERNAL_H
 #define Py_LAZYIMPORT_INTERNAL_H
 
+#include "pycore_code.h"          // _Py_GetBaseOpcode()
 #include "pycore_lazyimport.h"    // PyLazyImportObject
+#include "pycore_opcode_metadata.h" // _PyOpcode_Deopt
 #include "pycore_tstate.h"        // _PyThreadStateImpl
 #include "opcode.h"               // IMPORT_NAME
 
@@ -109,5 +111,38 @@ extern int _PyLazyImport_NeededBy(PyLazyImportObject *lz, PyObject *package,
                                   PyObject *only);
 extern int _PyLazyImport_GuardFinds(PyThreadState *tstate, PyObject *fullname,
                                     PyObject *fromlist);
+
+/* Reading the bytecode of a code object as PyCode_GetCode() gives it,
+   without the copy that deoptimizes it (a scan of a module's code reads
+   every code object it nests): _PyLazyImport_CodeUnits() returns the code
+   object's own units, or, when the optimizer replaced some (executors),
+   sets *copy to a new reference to PyCode_GetCode()'s copy and returns
+   its units (NULL with an exception set on error);
+   _PyLazyImport_Opcode() gives the opcode of unit 'i' with specialization
+   and instrumentation undone.  Inline caches are not CACHE in the code
+   object's own units: a scan skips _PyOpcode_Caches[op] units after each
+   instruction. */
+static inline const _Py_CODEUNIT *
+_PyLazyImport_CodeUnits(PyCodeObject *co, PyObject **copy)
+{
+    *copy = NULL;
+    if (co->co_executors == NULL) {
+        return _PyCode_CODE(co);
+    }
+    *copy = PyCode_GetCode(co);
+    return *copy == NULL ? NULL
+           : (const _Py_CODEUNIT *)PyBytes_AS_STRING(*copy);
+}
+
+static inline int
+_PyLazyImport_Opcode(PyCodeObject *co, const _Py_CODEUNIT *instr,
+                     Py_ssize_t i)
+{
+    int op = instr[i].op.code;
+    if (op >= MIN_INSTRUMENTED_OPCODE && instr == _PyCode_CODE(co)) {
+        return _Py_GetBaseOpcode(co, (int)i);
+    }
+    return _PyOpcode_Deopt[op];
+}
 
 #endif /* !Py_LAZYIMPORT_INTERNAL_H */
