@@ -53,11 +53,13 @@ bench-startup-venvs: $(STARTUP_OUT)/venv-vanilla/.ok $(STARTUP_OUT)/venv-fork/.o
 # in two groups: --version-style commands and a small real job each (bench/startup/work).
 # GROUP=version|work runs one group; ONLY=black,pip (tools or job names) some commands;
 # BENCH_REPS=3 fewer repetitions; PEER=1 adds CPython 3.15 (peer, peer -X lazy_imports=all)
-# from $(BENCH)/venv-peer, which make peer builds.
-bench-startup: $(STARTUP_BUILDS) bench-startup-venvs  ## start-up and a small job of real PyPI tools: vanilla, fork, fork -L (GROUP=, ONLY=, PEER=1, OPTIMIZE=1)
+# from $(BENCH)/venv-peer, which make peer builds; BASE_PYTHON=PY adds an earlier build of the
+# fork (base, base -L), to compare a change with the build before it.
+bench-startup: $(STARTUP_BUILDS) bench-startup-venvs  ## start-up and a small job of real PyPI tools: vanilla, fork, fork -L (GROUP=, ONLY=, PEER=1, BASE_PYTHON=, OPTIMIZE=1)
 	@$(STARTUP_VANILLA) $(T)/bench_startup.py --vanilla-venv $(STARTUP_OUT)/venv-vanilla \
 		--fork-venv $(STARTUP_OUT)/venv-fork --reps $(BENCH_REPS) --out $(STARTUP_OUT) $(if $(ONLY),--only "$(ONLY)") \
-		$(if $(GROUP),--group $(GROUP)) $(if $(PEER),--peer-venv $(BENCH)/venv-peer)
+		$(if $(GROUP),--group $(GROUP)) $(if $(PEER),--peer-venv $(BENCH)/venv-peer) \
+		$(if $(BASE_PYTHON),--base-python $(BASE_PYTHON))
 	@$(STARTUP_VANILLA) $(T)/bench_micro.py --vanilla $(STARTUP_VANILLA) --fork $(STARTUP_FORK) \
 		--out $(STARTUP_OUT) --first-access-only
 

@@ -1,6 +1,6 @@
 """Start-up benchmark: real command-line tools from PyPI, fork vs fork -L.
 
-    bench_startup.py --vanilla-venv DIR --fork-venv DIR [--peer-venv DIR]
+    bench_startup.py --vanilla-venv DIR --fork-venv DIR [--peer-venv DIR] [--base-python PY]
                      [--group version|work|all] [--only NAMES] [--reps 15] [--out build/bench]
     bench_startup.py --fork-venv DIR --explain NAME [--group G]  # what -L still imports, and why
 
@@ -17,6 +17,13 @@ Configurations, run interleaved (A B C, then B C A, ... so that drift hits all a
 and with --peer-venv (another implementation of lazy imports, CPython 3.15's):
   peer      DIR/bin/python TOOL ARGS
   peer-L    DIR/bin/python -X lazy_imports=all TOOL ARGS
+and with --base-python (an earlier build of the fork, to compare a change with the build
+before it), from a venv of it, OUT/venv-base, that runs the fork venv's packages (its
+site-packages is a symbolic link to the fork venv's):
+  base      DIR/bin/python TOOL ARGS
+  base-L    DIR/bin/python -L TOOL ARGS
+  both with PYTHONPYCACHEPREFIX inside DIR, so that the two builds never read each other's
+  bytecode caches.
 Each tool runs through its console-script file with the venv's python, as its shebang would.
 Peak RSS (VmHWM) and len(sys.modules) come from the child itself, at exit, through the
 bench/startup/sitecustomize.py hook copied into each venv.  Output (stdout, stderr, exit code,
@@ -108,8 +115,10 @@ JOB_BY_NAME = {j["name"]: j for j in JOBS}
 # Work jobs get a fresh HOME; these would still point them at the caller's settings.
 WORK_ENV_DROP = ("XDG_", "AWS_", "POETRY_", "PYLINTHOME", "PYLINTRC", "BLACK_CACHE_DIR")
 
-FLAGS = dict(lazytools.FLAGS, **{"peer": (), "peer-L": ("-X", "lazy_imports=all")})
-PAIRS = {"fork": ("fork", "fork-L"), "peer": ("peer", "peer-L")}  # (eager, lazy)
+FLAGS = dict(lazytools.FLAGS, **{"peer": (), "peer-L": ("-X", "lazy_imports=all"),
+                                  "base": (), "base-L": ("-L",)})
+PAIRS = {"fork": ("fork", "fork-L"), "peer": ("peer", "peer-L"),
+         "base": ("base", "base-L")}  # (eager, lazy)
 
 
 def site_packages(venv):
@@ -256,11 +265,19 @@ def check_peer_lazy(venv):
 
 
 def bench(args):
+    env = lazytools.clean_env(PYTHONHASHSEED="0", PIP_DISABLE_PIP_VERSION_CHECK="1",
+                              NO_COLOR="1", TERM="dumb", COLUMNS="100")
     configs = list(lazytools.CONFIGS)
     venvs = {"vanilla": args.vanilla_venv, "fork": args.fork_venv, "fork-L": args.fork_venv}
     if args.peer_venv:
         configs += ["peer", "peer-L"]
         venvs.update({"peer": args.peer_venv, "peer-L": args.peer_venv})
+    envs = dict.fromkeys(configs, env)
+    if args.base_venv:
+        configs += ["base", "base-L"]
+        venvs.update({"base": args.base_venv, "base-L": args.base_venv})
+        base_env = dict(env, PYTHONPYCACHEPREFIX=os.path.join(args.base_venv, "pycache"))
+        envs.update({"base": base_env, "base-L": base_env})
     for v in set(venvs.values()):
         if not os.path.exists(os.path.join(v, "bin", "python")):
             raise SystemExit(f"bench_startup: no venv at {v}"
@@ -275,8 +292,6 @@ def bench(args):
             print(peer_note, flush=True)
     jobs = select_jobs(args.group, args.only)
     cwd = tempfile.mkdtemp(prefix="bench-startup-cwd-")
-    env = lazytools.clean_env(PYTHONHASHSEED="0", PIP_DISABLE_PIP_VERSION_CHECK="1",
-                              NO_COLOR="1", TERM="dumb", COLUMNS="100")
     names = [j["name"] for j in jobs]
     runs = {t: {c: [] for c in configs} for t in names}
     ref = {t: {} for t in names}  # first output per config
@@ -284,21 +299,23 @@ def bench(args):
     rev = interp_version(args.fork_venv)
     stamps = build_stamps(venvs)
     peer_rev = interp_version(args.peer_venv) if args.peer_venv else None
+    base_rev = interp_version(args.base_venv) if args.base_venv else None
     if args.warmup:
         # one warm-up round (page cache, .pyc files)
         for j in jobs:
             for c in configs:
-                run_once(venvs[c], FLAGS[c], j, cwd, env)
+                run_once(venvs[c], FLAGS[c], j, cwd, envs[c])
     print(f"bench-startup: {len(jobs)} commands x {len(configs)} configurations x {args.reps} "
           f"repetitions, interleaved (fork {rev}"
-          + (f"; peer {peer_rev}" if peer_rev else "") + ")", flush=True)
+          + (f"; peer {peer_rev}" if peer_rev else "")
+          + (f"; base {base_rev}" if base_rev else "") + ")", flush=True)
     for rep in range(args.reps):
         k = rep % len(configs)
         order = configs[k:] + configs[:k]
         for j in jobs:
             t = j["name"]
             for c in order:
-                r = run_once(venvs[c], FLAGS[c], j, cwd, env)
+                r = run_once(venvs[c], FLAGS[c], j, cwd, envs[c])
                 runs[t][c].append(r)
                 key = (r["rc"], normalize(r["stdout"], venvs[c]),
                        normalize(r["stderr"], venvs[c]))
@@ -339,8 +356,12 @@ def bench(args):
             row["peer_failure"] = peer_failure(row, ref[t])
             if not row["identical_peer_L"] or row["peer_failure"]:
                 row["peer_diff"] = output_diff(ref[t], "peer", "peer-L")
+        if args.base_venv:
+            row["identical_base_L"] = ref[t]["base"] == ref[t]["base-L"] and not (
+                {"base", "base-L"} & set(differs[t]))
+            row["identical_base_fork"] = ref[t]["base"] == ref[t]["fork"]
         rows.append(row)
-    report(rows, jobs, configs, args, rev, peer_rev, warnings)
+    report(rows, jobs, configs, args, rev, peer_rev, warnings, base_rev)
 
 
 def peer_failure(row, ref):
@@ -483,9 +504,57 @@ def peer_table(g, rows, floor):
                    "rss_peer_L_over_peer": gr, "floor_distance_peer_L": gd}
 
 
-def report(rows, jobs, configs, args, rev, peer_rev, warnings):
+def base_table(g, rows, floor):
+    """fork -L beside base -L (an earlier build of the fork), each over its own eager run."""
+    hdr = (f"{'command':28} {'fork':>7} {'fork-L':>7} {'base':>7} {'base-L':>7}  "
+           f"{'-L/fork':>7} {'bL/base':>7}  {'-L/fork':>7} {'bL/base':>7}  "
+           f"{'fork-L':>6} {'base-L':>6}  {'fork-L':>6} {'base-L':>6}  same")
+    lines = [f"{'':28} {'wall time, median (ms)':^31}  {'wall ratio':^15}  {'RSS ratio':^15}  "
+             f"{'floor dist':^13}  {'modules':^13}", hdr, "-" * len(hdr)]
+    fork_r, base_r, fd_r, bd_r, both = [], [], [], [], []
+    for row in [floor] + rows:
+        f, l, b, bl = row["fork"], row["fork-L"], row["base"], row["base-L"]
+        fwr = l["wall_median"] / f["wall_median"]
+        bwr = bl["wall_median"] / b["wall_median"]
+        bdist = None if row is floor else floor_distance(row, floor, "base", "base-L")
+        fdist = row.get("floor_distance_fork")
+        ok = (row["identical_fork_L"] and row["identical_base_L"]
+              and row["identical_base_fork"])
+        same = ("yes" if ok else "base differs from fork" if not row["identical_base_fork"]
+                else "fork-L differs" if row["identical_base_L"]
+                else "base-L differs" if row["identical_fork_L"] else "both differ")
+        lines.append(
+            f"{row['tool']:28} {f['wall_median'] * 1e3:7.1f} {l['wall_median'] * 1e3:7.1f} "
+            f"{b['wall_median'] * 1e3:7.1f} {bl['wall_median'] * 1e3:7.1f}  "
+            f"{fwr:7.2f} {bwr:7.2f}  "
+            f"{fmt(ratio(l['rss_kb'], f['rss_kb']), '.2f', 7)} "
+            f"{fmt(ratio(bl['rss_kb'], b['rss_kb']), '.2f', 7)}  "
+            f"{fmt(fdist, '.2f', 6)} {fmt(bdist, '.2f', 6)}  "
+            f"{fmt(l['modules'], '.0f', 6)} {fmt(bl['modules'], '.0f', 6)}  {same}")
+        if row is floor or not ok:
+            continue
+        both.append(row["tool"])
+        fork_r.append(fwr)
+        base_r.append(bwr)
+        if fdist is not None and fdist > 0 and bdist is not None and bdist > 0:
+            fd_r.append(fdist)
+            bd_r.append(bdist)
+    gf, gb = lazytools.geomean(fork_r), lazytools.geomean(base_r)
+    lines.append("")
+    lines.append(f"geomean over the {len(both)} {g} commands whose output both builds keep:")
+    lines.append(f"  wall  fork-L/fork {gf:.3f}   base-L/base {gb:.3f}")
+    lines.append(f"  distance to the floor, fork -L {lazytools.geomean(fd_r):.3f}   "
+                 f"base -L {lazytools.geomean(bd_r):.3f} (over {len(fd_r)})")
+    return lines, {"commands": len(both), "wall_fork_L_over_fork": gf,
+                   "wall_base_L_over_base": gb,
+                   "floor_distance_fork_L": lazytools.geomean(fd_r),
+                   "floor_distance_base_L": lazytools.geomean(bd_r)}
+
+
+def report(rows, jobs, configs, args, rev, peer_rev, warnings, base_rev=None):
     floor = rows[0]
     lines = [f"fork {rev}" + (f"; peer {peer_rev}" if peer_rev else "")
+             + (f"; base {base_rev}" if base_rev else "")
              + f"; {args.reps} repetitions",
              "dist: distance to the floor, (T_L - F_L) / (T_eager - F_eager), F = the median of "
              "`-c pass` in the same configuration"]
@@ -503,6 +572,11 @@ def report(rows, jobs, configs, args, rev, peer_rev, warnings):
             lines += ["", f"-- {g} group, the peer: CPython 3.15 eager (peer) and "
                       "-X lazy_imports=all (peer-L), beside fork and fork -L", ""]
             t, summary[g]["peer"] = peer_table(g, grows, floor)
+            lines += t
+        if args.base_venv:
+            lines += ["", f"-- {g} group, the base: an earlier build of the fork ({base_rev}), "
+                      "eager (base) and -L (base-L), beside fork and fork -L", ""]
+            t, summary[g]["base"] = base_table(g, grows, floor)
             lines += t
     adopted = [j for j in jobs if j["excluding"]]
     if adopted:
@@ -524,7 +598,8 @@ def report(rows, jobs, configs, args, rev, peer_rev, warnings):
     text = "\n".join(lines)
     print(text)
     lazytools.write_report(args.out, "startup", text,
-                           {"fork_version": rev, "peer_version": peer_rev, "reps": args.reps,
+                           {"fork_version": rev, "peer_version": peer_rev,
+                            "base_version": base_rev, "reps": args.reps,
                             "configs": configs, "group": args.group, "rows": rows,
                             "groups": summary, "warnings": warnings})
 
@@ -582,6 +657,8 @@ def main():
     ap.add_argument("--fork-venv", required=True)
     ap.add_argument("--peer-venv", help="also run CPython 3.15 from this venv, eager (peer) "
                     "and with -X lazy_imports=all (peer-L)")
+    ap.add_argument("--base-python", help="also run this earlier build of the fork, eager "
+                    "(base) and with -L (base-L), from OUT/venv-base")
     ap.add_argument("--group", choices=("all",) + GROUPS, default="all",
                     help="which group of commands to run (the floor always runs)")
     ap.add_argument("--reps", type=int, default=15)
@@ -596,6 +673,10 @@ def main():
     for a in ("vanilla_venv", "peer_venv"):
         if getattr(args, a):
             setattr(args, a, os.path.abspath(getattr(args, a)))
+    args.base_venv = None
+    if args.base_python and not args.explain:
+        args.base_venv = os.path.abspath(os.path.join(args.out, "venv-base"))
+        lazytools.make_base_venv(args.base_python, args.fork_venv, args.base_venv)
     if args.explain:
         explain(args)
     else:

@@ -200,31 +200,6 @@ def install_all(side, names):
                 side.install(name)
 
 
-def make_base_venv(base_python, fork_venv, venv):
-    """A venv of *base_python* whose site-packages is the fork venv's."""
-    marker = os.path.join(venv, ".clicorpus-base")
-    base_python = os.path.abspath(base_python)
-    if os.path.exists(marker):
-        with open(marker, encoding="utf-8") as f:
-            if f.read().strip() == base_python:
-                return
-    if os.path.exists(venv):
-        shutil.rmtree(venv)
-    subprocess.run([base_python, "-m", "venv", "--without-pip", venv],
-                   check=True, env=lazytools.clean_env())
-    version = subprocess.run(
-        [os.path.join(venv, "bin", "python"), "-c",
-         "import sys; print('python%d.%d' % sys.version_info[:2])"],
-        check=True, capture_output=True, text=True,
-        env=lazytools.clean_env()).stdout.strip()
-    site = os.path.join(venv, "lib", version, "site-packages")
-    shutil.rmtree(site)
-    os.symlink(os.path.join(fork_venv, "lib", version, "site-packages"),
-               site)
-    with open(marker, "w", encoding="utf-8") as f:
-        f.write(base_python + "\n")
-
-
 def venv_info(vpython):
     rc, out, err, _ = ecosystem.run([vpython, "-c", SCRIPTS], 120)
     if rc != 0:
@@ -952,7 +927,7 @@ def main(argv=None):
         side.make_venv(helper=fork.vpython)
         install_all(side, names)
     if args.base_python:
-        make_base_venv(args.base_python, fork.venv, args.base_venv)
+        lazytools.make_base_venv(args.base_python, fork.venv, args.base_venv)
     if args.install_only:
         return 0
 

@@ -18,6 +18,7 @@ this module from their own directory.  It holds
 import json
 import math
 import os
+import shutil
 import subprocess
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
@@ -81,3 +82,36 @@ def write_report(out, base, text, data):
     with open(os.path.join(out, base + ".json"), "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1)
     print(f"results: {out}/{base}.txt, {base}.json")
+
+
+def make_base_venv(base_python, fork_venv, venv):
+    """A venv of *base_python* (an earlier build of the fork) that runs what the
+    fork venv *fork_venv* has installed: its site-packages is a symbolic link to
+    the fork venv's, and its bin/ links each script of the fork venv's bin/ that
+    it lacks (a script is run as "VENV/bin/python VENV/bin/SCRIPT").  Kept
+    while *base_python* is the same."""
+    marker = os.path.join(venv, ".lazy-base")
+    base_python = os.path.abspath(base_python)
+    if os.path.exists(marker):
+        with open(marker, encoding="utf-8") as f:
+            if f.read().strip() == base_python:
+                return
+    if os.path.exists(venv):
+        shutil.rmtree(venv)
+    subprocess.run([base_python, "-m", "venv", "--without-pip", venv],
+                   check=True, env=clean_env())
+    version = subprocess.run(
+        [os.path.join(venv, "bin", "python"), "-c",
+         "import sys; print('python%d.%d' % sys.version_info[:2])"],
+        check=True, capture_output=True, text=True, env=clean_env()).stdout.strip()
+    site = os.path.join(venv, "lib", version, "site-packages")
+    shutil.rmtree(site)
+    os.symlink(os.path.join(os.path.abspath(fork_venv), "lib", version, "site-packages"),
+               site)
+    fork_bin = os.path.join(os.path.abspath(fork_venv), "bin")
+    for name in os.listdir(fork_bin):
+        dest = os.path.join(venv, "bin", name)
+        if not os.path.lexists(dest):
+            os.symlink(os.path.join(fork_bin, name), dest)
+    with open(marker, "w", encoding="utf-8") as f:
+        f.write(base_python + "\n")
