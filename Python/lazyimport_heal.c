@@ -1610,7 +1610,8 @@ struct guard_scan {
     PyObject *base;         /* what its relative imports are relative to */
     /* The imports: a list of (absolute name, fromlist, how far down the
        chain of dominators of the body's end it comes (bound_before()),
-       whether it surely runs). */
+       whether it surely runs, whether it is only an attempt: an import
+       under a try of the module's own). */
     PyObject *edges;
     /* The names the body binds on every path that completes: name -> the
        depth in that chain from which it is bound (bind_names()); a name
@@ -1845,9 +1846,19 @@ known_jump(PyCodeObject *co, const _Py_CODEUNIT *instr, Py_ssize_t i,
    dominators of the body's control flow (Cooper, Harvey and Kennedy's
    iterative algorithm), over its code units and its end, 'n'.  Every
    return leads to the end; a raise leaves the body without reaching it
-   (then the import fails, and binds nothing).  A unit in a protected range
-   may go to its handler; a test of a fact of the interpreter goes one way
-   only (known_jump()). */
+   (then the import fails, and binds nothing).  An instruction that may
+   raise (its metadata says so) in a protected range may go to its handler:
+   a LOAD_CONST or a NOP does not, so the import that opens a try's body
+   runs whenever the body does; a test of a fact of the interpreter goes
+   one way only (known_jump()). */
+
+/* May the instruction 'op' raise?  An unknown one may. */
+static inline int
+may_raise(int op)
+{
+    return !_PyOpcode_opcode_metadata[op].valid_entry
+           || OPCODE_HAS_ERROR(op) || OPCODE_HAS_ERROR_NO_POP(op);
+}
 
 /* Put in 'out' (four at most) the units that may run after the
    instruction at 'i' (opcode 'op', argument 'oparg', next instruction at
@@ -1859,7 +1870,7 @@ successors(struct guard_scan *gs, const _Py_CODEUNIT *instr, Py_ssize_t n,
            Py_ssize_t handler, Py_ssize_t out[4])
 {
     int k = 0;
-    if (handler >= 0) {
+    if (handler >= 0 && may_raise(op)) {
         out[k++] = handler;
     }
     switch (op) {
@@ -1958,9 +1969,6 @@ mark_maybe_skipped(struct guard_scan *gs, const _Py_CODEUNIT *instr,
         Py_ssize_t out[4];
         int count = 0;
         if (op == EXTENDED_ARG) {
-            if (handler[i] >= 0) {
-                out[count++] = handler[i];
-            }
             out[count++] = i + 1;
         }
         else {
@@ -2334,10 +2342,13 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
             oparg = 0;
             continue;
         }
-        if (IS_GUARDED_IMPORT_NAME(op)) {
-            guarded = 1;
-        }
-        int is_import = IS_IMPORT_NAME(op) && !IS_GUARDED_IMPORT_NAME(op);
+        /* An import under a try of the module's own is no edge: its
+           handler sees its failure.  One that runs whenever the body
+           completes is kept as an attempt (see struct guard_walk). */
+        int is_guarded = IS_GUARDED_IMPORT_NAME(op);
+        guarded |= is_guarded;
+        int is_import = IS_IMPORT_NAME(op)
+                        && (!is_guarded || (is_body && !gs->maybe[i]));
         index = oparg;
         oparg = 0;
         if (!is_import) {
@@ -2347,6 +2358,10 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
         if (index >= nnames || prev_const < 0 || prev_const >= nconsts
             || last_const >= nconsts)
         {
+            prev_const = last_const = -1;
+            if (is_guarded) {
+                continue;
+            }
             *stop = 1;      /* not what the compiler writes */
             break;
         }
@@ -2356,6 +2371,9 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
         int level = PyLong_Check(levelobj) ? PyLong_AsInt(levelobj) : -1;
         if (level < 0) {
             r = PyErr_Occurred() ? -1 : 0;
+            if (r == 0 && is_guarded) {
+                continue;
+            }
             *stop = 1;
             break;
         }
@@ -2367,7 +2385,8 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
             break;
         }
         if (mod == Py_None) {
-            *stop = 1;      /* beyond the top-level package: it raises */
+            /* Beyond the top-level package: it raises. */
+            *stop = !is_guarded;
         }
         else {
             /* With how far down the chain of dominators of the end it
@@ -2377,9 +2396,10 @@ guard_scan_code(PyCodeObject *co, void *arg, PyObject *loaded, int *stop)
             PyObject *bound = PyLong_FromSsize_t(
                 is_body ? bound_before(gs, i) : 0);
             PyObject *edge = bound == NULL ? NULL
-                             : PyTuple_Pack(4, mod, fromlist, bound,
+                             : PyTuple_Pack(5, mod, fromlist, bound,
                                             (is_body && !gs->maybe[i])
-                                            ? Py_True : Py_False);
+                                            ? Py_True : Py_False,
+                                            is_guarded ? Py_True : Py_False);
             r = edge == NULL ? -1 : PyList_Append(gs->edges, edge);
             Py_XDECREF(edge);
             Py_XDECREF(bound);
@@ -2541,6 +2561,12 @@ struct guard_walk {
        does: every import on the way is in a body, on no path it may
        skip. */
     int sure;
+    /* (module, what it imports) -> the depth of an import of its body
+       that runs whenever the body completes (see struct guard_scan): an
+       import of the same module deeper down comes after that attempt
+       (try: from _operator import * / else: from _operator import
+       __doc__). */
+    PyObject *attempted;
 };
 
 /* How far the imports of a statement are followed, and how many modules
@@ -2747,6 +2773,20 @@ guard_visit(struct guard_walk *w, PyObject *name)
     PyObject *edges = PyTuple_GET_ITEM(scan, 2);
     for (Py_ssize_t i = 0; r > 0 && i < PyTuple_GET_SIZE(edges); i++) {
         PyObject *edge = PyTuple_GET_ITEM(edges, i);
+        if (PyTuple_GET_ITEM(edge, 3) == Py_True) {
+            PyObject *key = PyTuple_Pack(2, name, PyTuple_GET_ITEM(edge, 0));
+            r = key == NULL ? -1
+                : PyDict_SetDefaultRef(w->attempted, key,
+                                       PyTuple_GET_ITEM(edge, 2), NULL);
+            Py_XDECREF(key);
+            if (r < 0) {
+                break;
+            }
+            r = 1;
+        }
+        if (PyTuple_GET_ITEM(edge, 4) == Py_True) {
+            continue;   /* an attempt, not followed */
+        }
         r = PyDict_SetItem(w->running, name, PyTuple_GET_ITEM(edge, 2));
         if (r == 0) {
             int sure = w->sure;
@@ -2767,6 +2807,31 @@ guard_visit(struct guard_walk *w, PyObject *name)
     return r;
 }
 
+/* Has the module whose import is being visited attempted to import the
+   module 'name' before, by an import of its body that runs whenever the
+   body completes?  Returns 1, 0, or -1 with an exception set. */
+static int
+attempted_before(struct guard_walk *w, PyObject *name)
+{
+    Py_ssize_t n = PyList_GET_SIZE(w->stack);
+    if (n == 0) {
+        return 0;
+    }
+    PyObject *importer = PyList_GET_ITEM(w->stack, n - 1), *depth, *now;
+    PyObject *key = PyTuple_Pack(2, importer, name);
+    int r = key == NULL ? -1 : PyDict_GetItemRef(w->attempted, key, &depth);
+    Py_XDECREF(key);
+    if (r > 0) {
+        r = PyDict_GetItemRef(w->running, importer, &now);
+        if (r > 0) {
+            r = PyObject_RichCompareBool(depth, now, Py_LT);
+            Py_DECREF(now);
+        }
+        Py_DECREF(depth);
+    }
+    return r;
+}
+
 /* Does the module 'name', visited by guard_visit(), hold 'item' for
    "from name import item" made now: its namespace does (not lazily), or
    its body surely binds it (before the import being visited, when its
@@ -2781,10 +2846,18 @@ guard_holds(struct guard_walk *w, PyObject *name, PyObject *item)
         return r;
     }
     PyObject *names = PyTuple_GET_ITEM(info, 1);
-    if (names == Py_False && w->sure) {
+    if (names == Py_False && !w->sure) {
+        r = attempted_before(w, name);
+        if (r < 0) {
+            Py_DECREF(info);
+            return -1;
+        }
+    }
+    if (names == Py_False && (w->sure || r > 0)) {
         /* A module of the standard library written in C that eager
-           execution imports here: import it to read its names, which
-           runs no Python code. */
+           execution imports here, or that an import which surely runs
+           attempts: import it to read its names, which runs no Python
+           code. */
         mod = PyImport_Import(name);
         if (mod == NULL) {
             if (!PyErr_ExceptionMatches(PyExc_Exception)) {
@@ -2889,8 +2962,8 @@ _PyLazyImport_GuardFinds(PyThreadState *tstate, PyObject *fullname,
     }
     struct guard_walk w = {tstate, PyImport_GetModuleDict(), PyDict_New(),
                            PyList_New(0), PyDict_New(), PySet_New(NULL), 0,
-                           GUARD_MAX_READS, 1};
-    int r = (w.found && w.stack && w.running && w.cyclic)
+                           GUARD_MAX_READS, 1, PyDict_New()};
+    int r = (w.found && w.stack && w.running && w.cyclic && w.attempted)
             ? guard_edge(&w, fullname, fromlist) : -1;
     if (r > 0) {
         /* Keep what was found of the modules not imported yet. */
@@ -2915,6 +2988,7 @@ _PyLazyImport_GuardFinds(PyThreadState *tstate, PyObject *fullname,
     Py_XDECREF(w.stack);
     Py_XDECREF(w.running);
     Py_XDECREF(w.cyclic);
+    Py_XDECREF(w.attempted);
     return r;
 }
 

@@ -1519,7 +1519,8 @@ class TryImportErrorTests(LazyImportsTestCase):
         # its end is held, wherever its store is in the code: after a try
         # whose body always raises (types.py binds most of its names
         # there), in a loop that always runs, after an if whose branches
-        # both go on.
+        # both go on, after a try whose else clause imports from the
+        # module its body tried.
         bodies = {
             "after a handler": """\
                 try:
@@ -1539,6 +1540,19 @@ class TryImportErrorTests(LazyImportsTestCase):
                     prefix = "a"
                 else:
                     prefix = "b"
+                value = 1
+                """,
+            # The else clause may not run, but the import that opens the
+            # try always does, and its handler sees its failure: the
+            # names of the C module are read as eagerly it is imported
+            # (operator.py does this).
+            "in the else clause of a try": """\
+                try:
+                    from _heapq import *
+                except ImportError:
+                    pass
+                else:
+                    from _heapq import heappush
                 value = 1
                 """,
         }
