@@ -1446,23 +1446,13 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
     }
     Py_DECREF(cls);
     PyObject *path = NULL, *pyc = NULL, *st = NULL, *source = NULL;
-    PyObject *stash = NULL;
+    PyObject *stash = NULL, *key = NULL;
+    int stashed = 0;
     path = PyObject_CallMethod(loader, "get_filename", "O", name);
     if (path != NULL) {
         st = PyObject_CallMethod(loader, "path_stats", "O", path);
     }
     if (st != NULL) {
-        pyc = PyObject_CallMethod(external, "cache_from_source", "O", path);
-        if (pyc != NULL) {
-            *code = code_from_cache(external, loader, name, path, pyc, st);
-        }
-        if (*code == NULL && PyErr_Occurred()) {
-            /* No cache to use. */
-            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
-                goto cleanup;
-            }
-            PyErr_Clear();
-        }
         if (PyObject_GetOptionalAttrString(external, "_lazy_compiled",
                                            &stash) <= 0
             || !PyDict_CheckExact(stash))
@@ -1472,19 +1462,37 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
                 goto cleanup;
             }
         }
+        pyc = PyObject_CallMethod(external, "cache_from_source", "O", path);
+        if (pyc != NULL && stash != NULL && PyDict_Check(st)) {
+            /* The import's key: the cache's path and the source's stats
+               it validated.  Code read before and not imported yet is
+               taken from there, not unmarshalled again. */
+            PyObject *m = PyDict_GetItemString(st, "mtime");    /* borrowed */
+            PyObject *size = PyDict_GetItemString(st, "size");
+            PyObject *mtime = (m && size) ? PyNumber_Long(m) : NULL;
+            key = mtime ? PyTuple_Pack(3, pyc, mtime, size) : NULL;
+            Py_XDECREF(mtime);
+            if (key != NULL) {
+                stashed = PyDict_GetItemRef(stash, key, code);
+            }
+        }
+        if (pyc != NULL && !stashed && !PyErr_Occurred()) {
+            *code = code_from_cache(external, loader, name, path, pyc, st);
+        }
+        if (*code == NULL && PyErr_Occurred()) {
+            /* No cache to use. */
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+                goto cleanup;
+            }
+            PyErr_Clear();
+        }
     }
-    if (*code != NULL && stash != NULL) {
+    if (*code != NULL && stash != NULL && !stashed) {
         /* Leave the code read from the cache to the import, which looks
            for it with the source's stats it validated. */
-        PyObject *m = PyDict_GetItemString(st, "mtime");    /* borrowed */
-        PyObject *size = PyDict_GetItemString(st, "size");
-        PyObject *mtime = (m && size) ? PyNumber_Long(m) : NULL;
-        PyObject *key = mtime ? PyTuple_Pack(3, pyc, mtime, size) : NULL;
         if (key == NULL || stash_code(stash, key, *code) < 0) {
             Py_CLEAR(*code);
         }
-        Py_XDECREF(key);
-        Py_XDECREF(mtime);
     }
     else if (*code == NULL && stash != NULL) {
         /* No cache to use: compile, and leave the code to the import. */
@@ -1494,14 +1502,17 @@ read_code(PyObject *external, PyObject *loader, PyObject *name,
                                         source, path);
         }
         if (*code != NULL) {
-            PyObject *key = PyTuple_Pack(2, path, source);
-            if (key == NULL || stash_code(stash, key, *code) < 0) {
+            PyObject *source_key = PyTuple_Pack(2, path, source);
+            if (source_key == NULL
+                || stash_code(stash, source_key, *code) < 0)
+            {
                 Py_CLEAR(*code);
             }
-            Py_XDECREF(key);
+            Py_XDECREF(source_key);
         }
     }
 cleanup:
+    Py_XDECREF(key);
     Py_XDECREF(stash);
     Py_XDECREF(source);
     Py_XDECREF(st);
