@@ -1532,15 +1532,29 @@ done:
     return 0;
 }
 
-/* Add to 'only' the imports of the code of 'name', a module inside the
-   package 'package' (namespace 'pdict') found in the search locations
-   'path', read before it runs (see add_imports_of(), read_code()).  When
-   'subpath' is not NULL, a subpackage's body is read too, and *subpath is
-   set to a new reference to its submodule search locations (None for a
-   module that is not a package); else a subpackage cannot tell.  Sets
-   *all when the code cannot tell: an extension module, a module served
-   by another loader than importlib's SourceFileLoader.  Returns 0, or -1
-   with an exception set. */
+/* Add to 'only' the imports of the code of 'name', a module of the
+   package 'package' (namespace 'pdict', __path__ 'path'), read before it
+   runs (see add_imports_of(), read_code()).  Sets *all when the code
+   cannot tell: a subpackage (its body imports its own modules), an
+   extension module, a module served by another loader than importlib's
+   SourceFileLoader.  Returns 0, or -1 with an exception set. */
+static int add_imports_of_code(PyThreadState *, PyObject *, PyObject *,
+                               PyObject *, PyObject *, PyObject *, int *,
+                               PyObject **);
+
+static int
+add_imports_of_module(PyThreadState *tstate, PyObject *name, PyObject *path,
+                      PyObject *package, PyObject *pdict, PyObject *only,
+                      int *all)
+{
+    return add_imports_of_code(tstate, name, path, package, pdict, only,
+                               all, NULL);
+}
+
+/* Like add_imports_of_module(), for any module inside 'package' when
+   'subpath' is not NULL: a subpackage's body is read too, and *subpath
+   is set to a new reference to its submodule search locations (None for
+   a module that is not a package). */
 static int
 add_imports_of_code(PyThreadState *tstate, PyObject *name, PyObject *path,
                     PyObject *package, PyObject *pdict, PyObject *only,
@@ -2989,79 +3003,25 @@ _PyLazyImport_GuardFinds(PyThreadState *tstate, PyObject *fullname,
     return r;
 }
 
-/* Read the imports of the module 'name', inside the package 'package'
-   (namespace 'pdict', search locations 'path'), into 'graph' (name: the
-   set of what it imports) and add them to 'only'.  A module of a
-   subpackage is found in its parent's search locations ('paths':
-   subpackage -> its search locations, or None for a module), its parent
-   read first; importing it runs its parent's body first, which counts
-   as one of its imports.  A subpackage's body is read as a module whose
-   relative imports are relative to it (see add_imports_of_code()).
-   Returns 0, or -1 with an exception set; sets *all when the code cannot
-   tell. */
+/* Read the imports of the module 'name' (see add_imports_of_module())
+   into 'graph' (name: the set of what it imports) and add them to 'only'.
+   Returns 0, or -1 with an exception set. */
 static int
 add_to_graph(PyThreadState *tstate, PyObject *name, PyObject *path,
              PyObject *package, PyObject *pdict, PyObject *graph,
-             PyObject *only, PyObject *paths, int *all, int depth)
+             PyObject *only, int *all)
 {
-    int r = PyDict_Contains(graph, name);
-    if (r != 0) {
-        return r < 0 ? -1 : 0;
-    }
-    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
-    Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, len, -1);
-    if (dot < 0 || depth > 32) {
-        *all = dot != -2;
-        return dot == -2 ? -1 : 0;
-    }
-    PyObject *parent = PyUnicode_Substring(name, 0, dot), *where = NULL;
-    if (parent == NULL) {
-        return -1;
-    }
-    if (_PyUnicode_Equal(parent, package)) {
-        where = Py_NewRef(path);
-    }
-    else {
-        r = add_to_graph(tstate, parent, path, package, pdict, graph, only,
-                         paths, all, depth + 1);
-        if (r == 0 && !*all) {
-            r = PyDict_GetItemRef(paths, parent, &where);
-            if (r == 0) {
-                *all = 1;   /* not read */
-            }
-            r = r < 0 ? -1 : 0;
-        }
-    }
-    PyObject *imports = NULL, *subpath = NULL;
-    if (r == 0 && !*all && where == Py_None) {
-        /* Inside a module that is not a package: "from .m import name"
-           takes a name, not a module; nothing to read. */
-        Py_DECREF(parent);
-        Py_DECREF(where);
-        return 0;
-    }
-    if (r == 0 && !*all) {
-        imports = PySet_New(NULL);
-        r = imports == NULL ? -1
-            : add_imports_of_code(tstate, name, where, package, pdict,
-                                  imports, all, &subpath);
-    }
-    if (r == 0 && !*all && subpath != NULL) {
-        r = PyDict_SetItem(paths, name, subpath);
-    }
-    if (r == 0 && !*all && !_PyUnicode_Equal(parent, package)) {
-        r = PySet_Add(imports, parent);
-    }
-    if (r == 0 && !*all) {
+    PyObject *imports = PySet_New(NULL);
+    int r = imports == NULL ? -1
+            : add_imports_of_module(tstate, name, path, package, pdict,
+                                    imports, all);
+    if (r == 0) {
         r = PyDict_SetItem(graph, name, imports);
     }
-    if (r == 0 && !*all) {
+    if (r == 0) {
         r = _PySet_Update(only, imports);
     }
-    Py_XDECREF(subpath);
     Py_XDECREF(imports);
-    Py_XDECREF(where);
-    Py_DECREF(parent);
     return r;
 }
 
@@ -3156,21 +3116,20 @@ next_needed(PyLazyImportObject *st, PyObject *package, PyObject *only,
    submodule's imports, in turn those of the package's earlier modules
    they reach, and which of these reach the submodule back.  Set *only to
    a new set of their names, or to NULL when the code cannot tell (see
-   add_to_graph(); a statement that may read any attribute of the
+   add_imports_of_module(); a statement that may read any attribute of the
    package).  Returns 0, or -1 with an exception set (one not derived from
    Exception: the others leave *only NULL). */
 static int
 imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
            PyObject *fullname, PyObject *limit, PyObject **only)
 {
-    PyObject *path = NULL, *seen = NULL, *graph = NULL, *paths = NULL;
+    PyObject *path = NULL, *seen = NULL, *graph = NULL;
     int all = 0;
     int r = _PyDict_GetItemRefNoResolve(dict, &_Py_ID(__path__), &path);
     if (r > 0 && !PyLazyImport_CheckExact(path)) {
         r = ((*only = PySet_New(NULL)) == NULL
              || (seen = PySet_New(NULL)) == NULL
              || (graph = PyDict_New()) == NULL
-             || (paths = PyDict_New()) == NULL
              || PySet_Add(seen, fullname) < 0) ? -1 : 0;
     }
     else {
@@ -3179,7 +3138,7 @@ imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
     }
     if (r == 0 && !all) {
         r = add_to_graph(tstate, fullname, path, modname, dict, graph,
-                         *only, paths, &all, 0);
+                         *only, &all);
     }
     /* The package's earlier statements that import what is needed: what
        their modules import is needed too, until nothing is added. */
@@ -3215,37 +3174,19 @@ imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
             Py_XDECREF(mod);
             r = r < 0 ? -1 : 0;
         }
-        /* And the modules inside a subpackage read so far that what was
-           read imports: they run as part of running it. */
-        Py_ssize_t ipos = 0;
-        Py_hash_t hash;
-        PyObject *item;
-        while (r == 0 && _PySet_NextEntry(*only, &ipos, &item, &hash)) {
-            r = PySet_Contains(seen, item);
-            if (r == 0) {
-                r = PyDict_Contains(graph, item);
-            }
-            Py_ssize_t ppos = 0;
-            PyObject *sub, *where;
-            while (r == 0 && PyDict_Next(paths, &ppos, &sub, &where)) {
-                if (where != Py_None && !_PyUnicode_Equal(item, sub)
-                    && _PyLazyImport_IsInside(item, sub))
-                {
-                    r = is_loaded(item);
-                    if (r == 0) {
-                        r = (PySet_Add(seen, item) < 0
-                             || PyList_Append(mods, item) < 0) ? -1 : 1;
-                    }
-                }
-            }
-            r = r < 0 ? -1 : 0;
-        }
         for (Py_ssize_t i = 0;
              r == 0 && !all && i < PyList_GET_SIZE(mods); i++)
         {
             PyObject *mod = PyList_GET_ITEM(mods, i);
+            /* Only the package's own modules have their code read here. */
+            Py_ssize_t plen = PyUnicode_GET_LENGTH(modname);
+            Py_ssize_t len = PyUnicode_GET_LENGTH(mod);
+            if (_PyLazyImport_FindDot(mod, plen + 1, len) >= 0) {
+                all = 1;
+                break;
+            }
             r = add_to_graph(tstate, mod, path, modname, dict, graph, *only,
-                             paths, &all, 0);
+                             &all);
             changed = 1;
         }
         Py_DECREF(mods);
@@ -3262,7 +3203,6 @@ imports_of(PyThreadState *tstate, PyObject *modname, PyObject *dict,
     }
     Py_XDECREF(graph);
     Py_XDECREF(seen);
-    Py_XDECREF(paths);
     Py_XDECREF(path);
     if (r < 0 || all) {
         Py_CLEAR(*only);
@@ -3398,7 +3338,7 @@ add_reference_seeds(PyThreadState *tstate, PyObject *dict, PyObject *modname,
    'dict', __path__ 'path') that eager execution had completed by now
    import its submodule 'fullname' at module level, directly or through
    the package's other modules (their edges read as rule 55 says, see
-   add_imports_of_code())?  Eagerly the submodule is then an attribute
+   add_imports_of_module())?  Eagerly the submodule is then an attribute
    of the package; otherwise eager execution has not imported it either.
    The submodule references bound in the package and its loaded
    subpackages count as statements that import their submodule.  Returns

@@ -1251,51 +1251,6 @@ class PackageIdiomTests(LazyImportsTestCase):
             "exec pkg.base", "exec pkg.sub", "1",
             "['pkg', 'pkg.base', 'pkg.sub']"])
 
-    def test_package_order_reads_subpackages(self):
-        # Contract rule 51: the modules of a subpackage are read like the
-        # package's own (its body first, relative imports relative to
-        # it): a subpackage in a cycle with the submodule imported runs
-        # before it, as eagerly; one outside every cycle stays deferred
-        # (requests_toolbelt's adapters and auth, before its utils, for
-        # "poetry check").
-        files = {
-            "pkg/__init__.py": """\
-                from .helpers import helper
-                from .cyc import Cyc
-                from .target import Target
-                def uses(): return helper, Cyc, Target
-                """,
-            "pkg/helpers/__init__.py": "print('exec', __name__)\n"
-                                       "from .impl import helper\n",
-            "pkg/helpers/impl.py": "print('exec', __name__)\n"
-                                   "def helper(): return 1\n",
-            "pkg/cyc/__init__.py": "print('exec', __name__)\n"
-                                   "from .mod import Cyc\n",
-            "pkg/cyc/mod.py": "print('exec', __name__)\n"
-                              "class Cyc: pass\n"
-                              "from pkg import target\n",
-            "pkg/target.py": "print('exec', __name__)\n"
-                             "from pkg.cyc.mod import Cyc\n"
-                             "class Target(Cyc): pass\n",
-            "main.py": script("""\
-                import pkg.target
-                print(pkg.target.Target.__mro__[1].__module__)
-                """, "pkg"),
-        }
-        results = self.run_both(files)
-        self.assert_lines(results[EAGER], [
-            "exec pkg.helpers", "exec pkg.helpers.impl", "exec pkg.cyc",
-            "exec pkg.cyc.mod", "exec pkg.target", "pkg.cyc.mod",
-            "['pkg', 'pkg.cyc', 'pkg.cyc.mod', 'pkg.helpers', "
-            "'pkg.helpers.impl', 'pkg.target']"])
-        # Completing "from .cyc import Cyc" runs pkg.cyc's body, whose
-        # own import of pkg.cyc.mod stays deferred until Target's class
-        # statement reads Cyc.
-        self.assert_lines(results[LAZY], [
-            "exec pkg.cyc", "exec pkg.target", "exec pkg.cyc.mod",
-            "pkg.cyc.mod",
-            "['pkg', 'pkg.cyc', 'pkg.cyc.mod', 'pkg.target']"])
-
     def test_early_completion_runs_modules_not_names(self):
         # Contract rules 50 and 51: completing "from .api import Api" early
         # (pkg.api and pkg.sub import each other, pkg.api through a function
